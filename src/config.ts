@@ -1,0 +1,87 @@
+import { availableParallelism } from "node:os";
+import { z } from "zod";
+
+/**
+ * Configuration, read once from the environment and validated. Precedence: explicit overrides
+ * (tests) > environment > defaults below. A bad value stops the start with the variable's name.
+ * Every variable is documented in README.md (Configuration).
+ */
+const int = (min: number) => z.coerce.number().int().min(min);
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+export const configSchema = z.object({
+  /** TCP port of the HTTP server; 0 picks a free port (tests). */
+  PORT: int(0).max(65535).default(3000),
+  /** Interface to bind. */
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Folder of the embedded PGlite database (used when DATABASE_URL is unset). */
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** postgres://user:pass@host:port/db — use that PostgreSQL server instead of PGlite. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+  /** Admin bearer token; when unset one is generated at first start and printed once. */
+  ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Parse worker threads. */
+  WORKERS: int(1).max(256).default(availableParallelism()),
+  /** Largest accepted upload, bytes. */
+  MAX_UPLOAD_BYTES: int(1024).default(50 * 1024 * 1024),
+  /** Most pages a PDF may have. */
+  MAX_PAGES: int(1).default(3000),
+  /** Most rows read from all sheets of an XLSX. */
+  MAX_XLSX_ROWS: int(1).default(200_000),
+  /** Most bytes an XLSX may inflate to (checked from the zip directory and again while inflating). */
+  MAX_XLSX_INFLATED_BYTES: int(1024).default(200 * 1024 * 1024),
+  /** Time limit for parsing one document, ms. */
+  PARSE_TIMEOUT_MS: int(100).default(120_000),
+  /** Parses in flight per API key before 429. */
+  MAX_INFLIGHT_PER_KEY: int(1).default(8),
+  /** Jobs waiting for a worker before 503 queue_full. */
+  MAX_QUEUED_JOBS: int(0).default(64),
+  /** Seconds a finished job's result is kept. */
+  JOB_RESULT_TTL_S: int(1).default(600),
+  /** Byte budget of the job result cache. */
+  JOB_CACHE_MAX_BYTES: int(1024).default(256 * 1024 * 1024),
+  /** Seconds between SSE heartbeat comments. */
+  SSE_HEARTBEAT_S: int(1).default(15),
+  /** Seconds to let running jobs finish after SIGTERM. */
+  SHUTDOWN_GRACE_S: int(0).default(30),
+  /** Recycle a worker whose heap exceeds this many MiB after a task. */
+  WORKER_MAX_HEAP_MB: int(64).default(1024),
+  /** Free successful parses per owner per month for test keys. */
+  TEST_MONTHLY_CAP: int(0).default(25),
+  /** Parses per end-user IP per month for first_party keys. */
+  FIRST_PARTY_IP_MONTHLY_CAP: int(0).default(50),
+  /** Paystack API base URL. */
+  PAYSTACK_BASE_URL: z.string().url().default("https://api.paystack.co"),
+  /** Paystack secret key (sk_test_… or sk_live_…); billing is off without it. */
+  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+  PAYSTACK_PLAN_STARTER: z.string().min(1).optional(),
+  PAYSTACK_PLAN_GROWTH: z.string().min(1).optional(),
+  PAYSTACK_PLAN_SCALE: z.string().min(1).optional(),
+  /** Timeout of calls to Paystack, ms. */
+  PAYSTACK_TIMEOUT_MS: int(100).default(10_000),
+  /** Log level: one JSON object per line on stdout. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Serve the OpenAPI docs page at /docs. */
+  DOCS_ENABLED: bool.default(true),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Record<keyof Config, string>> = {}): Config {
+  const source: Record<string, string> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = overrides[key as keyof Config] ?? env[key];
+    // An empty variable means "unset", as in most shells' `VAR= cmd`.
+    if (value !== undefined && value !== "") source[key] = value;
+  }
+  const parsed = configSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}

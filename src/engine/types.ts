@@ -1,0 +1,95 @@
+/**
+ * Shapes shared by every stage of the engine. Positions are in PDF points with the origin at the
+ * top-left of the page (y grows downwards), so "below" means a larger y.
+ */
+
+export interface TextItem {
+  str: string;
+  x: number;
+  /** Top of the glyph box, measured from the top of the page. */
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PageText {
+  /** 1-based page number. */
+  number: number;
+  width: number;
+  height: number;
+  items: TextItem[];
+}
+
+/** One worksheet (XLSX) or HTML table, as rows of display strings. */
+export interface SheetTable {
+  name: string;
+  rows: string[][];
+}
+
+/** What the extraction stage hands to the pure layout/assembly stage. */
+export type ExtractedDocument =
+  | { kind: "pdf"; pageCount: number; producer: string; pages: PageText[] }
+  | { kind: "sheet"; producer: string; sheets: SheetTable[] };
+
+export interface Progress {
+  stage: string;
+  current: number;
+  total: number;
+}
+export type ProgressFn = (p: Progress) => void;
+
+export interface Transaction {
+  date: string;
+  narration: string;
+  debit: string;
+  credit: string;
+  balance: string;
+  reference: string;
+  currency: string;
+}
+
+export interface StatementMetadata {
+  bank: string;
+  account_holder: string;
+  account_number_masked: string;
+  statement_period_start: string;
+  statement_period_end: string;
+  opening_balance: string;
+  closing_balance: string;
+}
+
+/** Additive reconciliation report; every field says what was compared and whether it agreed. */
+export interface Checks {
+  /** Every row's balance equals previous balance + credit - debit, from the opening balance. */
+  row_chain: boolean;
+  /** Index of the first row that breaks the chain, or null. */
+  first_break_index: number | null;
+  /** Balances were derived from the opening balance because the statement has no balance column. */
+  balances_derived: boolean;
+  /** The statement's printed totals agree with the rows (null when none are printed). */
+  totals_match: boolean | null;
+  /** The printed closing balance agrees with the last row's balance (null when not printed). */
+  closing_balance_match: boolean | null;
+  /** Rows were listed newest first and have been reversed. */
+  reversed: boolean;
+  /** The statement's own transaction count (when printed) agrees. */
+  count_match: boolean | null;
+}
+
+export interface ParseResponse {
+  format_version: string;
+  metadata: StatementMetadata;
+  totals: { credit: string; debit: string };
+  row_wise_reconcilable: boolean;
+  transactions: Transaction[];
+  checks: Checks;
+}
+
+export interface ParseOptions {
+  /** Bank id that overrides detection (the `bank` form field). */
+  bank?: string;
+  /** User password for an encrypted PDF. */
+  password?: string;
+  onProgress?: ProgressFn;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,103 @@
+/**
+ * One error hierarchy for the whole service. Every failure a caller can see is an AppError with a
+ * stable snake_case `errorClass` and an HTTP `status`; src/http/errors.ts maps it to the envelope.
+ * `message` is public; `cause`/`internal` stay in logs only.
+ */
+export type ErrorClass =
+  | "auth_error"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "validation_error"
+  | "unsupported_format"
+  | "encrypted_source"
+  | "scanned_document"
+  | "layout_unrecognized"
+  | "empty_statement"
+  | "payload_too_large"
+  | "too_many_pages"
+  | "subscription_inactive"
+  | "rate_limited"
+  | "queue_full"
+  | "parse_timeout"
+  | "stream_in_use"
+  | "billing_not_configured"
+  | "payment_provider_error"
+  | "service_unavailable"
+  | "worker_crashed"
+  | "internal_error";
+
+export interface AppErrorOptions {
+  /** 0..100, how many of a bank's expected markers were found (engine errors only). */
+  markerCoverage?: number;
+  /** Seconds, sent as Retry-After on 429/503. */
+  retryAfter?: number;
+  /** Internal detail for logs; never sent to the caller. */
+  internal?: unknown;
+}
+
+export class AppError extends Error {
+  readonly errorClass: ErrorClass;
+  readonly status: number;
+  readonly markerCoverage: number;
+  readonly retryAfter?: number;
+  readonly internal?: unknown;
+
+  constructor(errorClass: ErrorClass, status: number, message: string, options: AppErrorOptions = {}) {
+    super(message);
+    this.name = "AppError";
+    this.errorClass = errorClass;
+    this.status = status;
+    this.markerCoverage = options.markerCoverage ?? 0;
+    this.retryAfter = options.retryAfter;
+    this.internal = options.internal;
+  }
+
+  /** Plain value that survives postMessage between threads (a class instance does not). */
+  toJSON(): SerializedError {
+    return {
+      errorClass: this.errorClass,
+      status: this.status,
+      message: this.message,
+      markerCoverage: this.markerCoverage,
+      ...(this.retryAfter === undefined ? {} : { retryAfter: this.retryAfter }),
+    };
+  }
+
+  static fromJSON(e: SerializedError): AppError {
+    return new AppError(e.errorClass, e.status, e.message, { markerCoverage: e.markerCoverage, retryAfter: e.retryAfter });
+  }
+}
+
+export interface SerializedError {
+  errorClass: ErrorClass;
+  status: number;
+  message: string;
+  markerCoverage: number;
+  retryAfter?: number;
+}
+
+/** Result type for values crossing a thread boundary. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: SerializedError };
+
+// Named constructors, so call sites read as what went wrong rather than as status numbers.
+export const authError = (message = "Missing or invalid API key") => new AppError("auth_error", 401, message);
+export const forbidden = (message: string) => new AppError("forbidden", 403, message);
+export const notFound = (message = "Not found") => new AppError("not_found", 404, message);
+export const unsupportedFormat = (message: string) => new AppError("unsupported_format", 422, message);
+export const encryptedSource = (message: string) => new AppError("encrypted_source", 422, message);
+export const scannedDocument = (message = "The PDF has no text layer (scanned or outlined text); OCR is not supported") =>
+  new AppError("scanned_document", 422, message);
+export const layoutUnrecognized = (message: string, markerCoverage = 0) =>
+  new AppError("layout_unrecognized", 422, message, { markerCoverage });
+export const emptyStatement = (message: string, markerCoverage = 0) =>
+  new AppError("empty_statement", 422, message, { markerCoverage });
+export const payloadTooLarge = (message: string) => new AppError("payload_too_large", 413, message);
+export const tooManyPages = (message: string) => new AppError("too_many_pages", 413, message);
+export const parseTimeout = (message = "The document took too long to parse") => new AppError("parse_timeout", 422, message);
+export const internalError = (internal?: unknown) => new AppError("internal_error", 500, "Internal server error", { internal });
+
+export function toAppError(e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  return internalError(e);
+}

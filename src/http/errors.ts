@@ -1,0 +1,100 @@
+import { Elysia } from "elysia";
+import { AppError, toAppError } from "../errors.ts";
+import { FORMAT_VERSION } from "../version.ts";
+
+/** SPEC 2.3 error envelope. */
+export interface ErrorEnvelope {
+  error: string;
+  error_class: string;
+  format_version: string;
+  marker_coverage: number;
+}
+
+/** SPEC 2.4 validation body. */
+export interface ValidationDetail {
+  loc: string[];
+  msg: string;
+  type: string;
+  input: unknown;
+  ctx: Record<string, unknown>;
+}
+
+export function envelope(e: AppError): ErrorEnvelope {
+  return { error: e.message, error_class: e.errorClass, format_version: FORMAT_VERSION, marker_coverage: e.markerCoverage };
+}
+
+/** Thrown by handlers that validate by hand (form fields, headers) to get the same 422 body. */
+export class RequestValidationError extends Error {
+  constructor(readonly detail: ValidationDetail[]) {
+    super("validation failed");
+  }
+}
+
+interface ZodLikeIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  input?: unknown;
+  [k: string]: unknown;
+}
+
+export function issuesToDetail(where: string, issues: readonly ZodLikeIssue[], value: unknown): ValidationDetail[] {
+  return issues.map((i) => {
+    const { code, path, message, input, ...ctx } = i;
+    return {
+      loc: [where, ...path.map(String)],
+      msg: message,
+      type: code,
+      input: input ?? pick(value, path) ?? null,
+      ctx: ctx as Record<string, unknown>,
+    };
+  });
+}
+
+function pick(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const p of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+interface SafeParser {
+  safeParse(v: unknown): { success: boolean; error?: { issues: ZodLikeIssue[] } };
+}
+
+/**
+ * The single place where every failure becomes a response: AppError → envelope with its status,
+ * validation failures → 422 detail body, framework errors (NOT_FOUND, PARSE) → envelope.
+ * Internal detail is logged by the caller-supplied hook and never sent.
+ */
+export const errorHandler = (options: { onInternal?: (e: unknown, request: Request) => void } = {}) =>
+  new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    if (code === "VALIDATION") {
+      set.status = 422;
+      const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "headers" ? "header" : "body";
+      const validator = error.validator as unknown as Partial<SafeParser> | undefined;
+      const result = typeof validator?.safeParse === "function" ? validator.safeParse(error.value) : undefined;
+      const detail = result?.error
+        ? issuesToDetail(where, result.error.issues, error.value)
+        : [{ loc: [where], msg: error.message, type: "invalid", input: error.value ?? null, ctx: {} }];
+      return { detail };
+    }
+    if (error instanceof RequestValidationError) {
+      set.status = 422;
+      return { detail: error.detail };
+    }
+    let app: AppError;
+    if (error instanceof AppError) app = error;
+    else if (code === "NOT_FOUND") app = new AppError("not_found", 404, "No such route");
+    else if (code === "PARSE") app = new AppError("validation_error", 400, "The request body could not be parsed");
+    else if (code === "INVALID_FILE_TYPE") app = new AppError("unsupported_format", 422, "Unsupported file type");
+    else {
+      app = toAppError(error);
+      options.onInternal?.(error, request);
+    }
+    set.status = app.status;
+    if (app.retryAfter !== undefined) set.headers["retry-after"] = String(app.retryAfter);
+    return envelope(app);
+  });

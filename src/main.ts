@@ -1,0 +1,19 @@
+import { ConfigError } from "./config.ts";
+import { startServer } from "./server.ts";
+
+try {
+  const server = await startServer();
+  const shutdown = async (signal: string) => {
+    server.log.info("shutting down", { signal });
+    await server.stop();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(2);
+  }
+  throw e;
+}

@@ -1,0 +1,50 @@
+import { type Config, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/index.ts";
+import type { Db } from "./db/index.ts";
+import { createApp } from "./http/app.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { ensureAdminToken } from "./db/admin.ts";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  config: Config;
+  db: Db;
+  log: Logger;
+  /** Stops accepting, drains running work up to the grace period, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  config?: Config;
+  /** Reuse an open database (tests share one PGlite per run); it is not closed by stop(). */
+  db?: Db;
+  log?: Logger;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const config = options.config ?? loadConfig();
+  const log = options.log ?? createLogger(config.LOG_LEVEL);
+  const db = options.db ?? (await openDatabase(config));
+  const admin = await ensureAdminToken(db, config.ADMIN_TOKEN);
+  if (admin.generated) {
+    // Printed once, at the start that created it; only its hash is kept.
+    console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
+  }
+  const app = createApp({ config, db, log, adminTokenHash: admin.hash });
+  app.listen({ port: config.PORT, hostname: config.HOST });
+  const port = app.server?.port ?? config.PORT;
+  const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
+  log.info("listening", { port, database: db.kind });
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    db,
+    log,
+    async stop() {
+      await app.stop();
+      if (!options.db) await db.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * `npm test`: the whole suite on the embedded PGlite, then every database-touching suite again on
+ * the real PostgreSQL server (TEST_POSTGRES_URL, default the local server), in a throwaway database
+ * dropped afterwards. Ends with "N passed, N failed" over both passes.
+ */
+import { existsSync } from "node:fs";
+import postgres from "postgres";
+
+const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+// Suites that touch the database run twice; engine-only suites once.
+const DB_SUITES = ["test/http", "test/db", "test/billing", "test/jobs", "test/hostile", "test/web", "test/cli"];
+const extraArgs = process.argv.slice(2);
+
+interface PassResult { passed: number; failed: number; code: number }
+
+async function runBunTest(label: string, args: string[], env: Record<string, string>): Promise<PassResult> {
+  console.log(`\n=== ${label}: bun test ${args.join(" ")}`);
+  const proc = Bun.spawn([process.execPath, "test", ...args], {
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      const s = decoder.decode(chunk, { stream: true });
+      text += s;
+      out.write(s);
+    }
+  };
+  await Promise.all([pump(proc.stdout, process.stdout), pump(proc.stderr, process.stderr)]);
+  const code = await proc.exited;
+  const passed = Number(/^\s*(\d+) pass\s*$/m.exec(text)?.[1] ?? 0);
+  const failed = Number(/^\s*(\d+) fail\s*$/m.exec(text)?.[1] ?? 0);
+  // A crashed run that printed no counts still fails the whole command.
+  return { passed, failed: failed || (code !== 0 ? 1 : 0), code };
+}
+
+const results: PassResult[] = [];
+results.push(await runBunTest("PGlite", extraArgs, {}));
+
+const existing = DB_SUITES.filter((d) => existsSync(d));
+if (process.env.TEST_SKIP_POSTGRES === "1") {
+  console.log("\n=== PostgreSQL pass not run (TEST_SKIP_POSTGRES=1)");
+} else if (existing.length > 0 && extraArgs.length === 0) {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const dbName = `statement_test_${Date.now()}_${process.pid}`;
+  try {
+    await admin.unsafe(`create database ${dbName}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${dbName}`;
+    results.push(await runBunTest("PostgreSQL", existing, { TEST_DATABASE_URL: url.toString() }));
+  } catch (e) {
+    console.error(`PostgreSQL pass could not run: ${(e as Error).message}`);
+    results.push({ passed: 0, failed: 1, code: 1 });
+  } finally {
+    await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
+    await admin.end();
+  }
+}
+
+const passed = results.reduce((a, r) => a + r.passed, 0);
+const failed = results.reduce((a, r) => a + r.failed, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || results.some((r) => r.code !== 0) ? 1 : 0);
