@@ -4,6 +4,7 @@ import type { Db } from "./db/index.ts";
 import { createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureAdminToken } from "./db/admin.ts";
+import { unmetered } from "./metering/unmetered.ts";
 
 export interface RunningServer {
   url: string;
@@ -31,7 +32,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // Printed once, at the start that created it; only its hash is kept.
     console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
   }
-  const app = createApp({ config, db, log, adminTokenHash: admin.hash });
+  const app = createApp({ config, db, log, adminTokenHash: admin.hash, metering: unmetered });
   app.listen({ port: config.PORT, hostname: config.HOST });
   const port = app.server?.port ?? config.PORT;
   const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;

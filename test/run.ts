@@ -23,8 +23,9 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
   let text = "";
   const pump = async (stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      const s = decoder.decode(chunk, { stream: true });
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const s = decoder.decode(r.value, { stream: true });
       text += s;
       out.write(s);
     }

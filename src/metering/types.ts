@@ -1,0 +1,20 @@
+import type { Caller } from "../db/keys.ts";
+
+/**
+ * The gate every parse passes through (sync and jobs alike). `admit` runs before the engine:
+ * it may refuse (throws AppError: 402 subscription_inactive, 422 missing first-party IP, 429) or
+ * decide that the caller gets the canned sample instead of a parse. Exactly one of
+ * `succeeded`/`failed` is called for every admitted parse that is not a sample.
+ */
+export interface Metering {
+  admit(caller: Caller, request: { headers: Headers }): Promise<Admission>;
+}
+
+export interface Admission {
+  /** Past a test/first-party cap: return the synthetic sample, don't run the engine, don't count. */
+  sample: boolean;
+  /** Records one successful parse (idempotent per admission). */
+  succeeded(): Promise<void>;
+  /** Records a failed parse (for success_rate; never billed). */
+  failed(errorClass: string): Promise<void>;
+}
