@@ -1,0 +1,226 @@
+/**
+ * `npm run bench`: generates inputs, starts the real server on loopback (once with 1 worker, once
+ * with one per core), and measures end-to-end throughput, sync latency, peak RSS and scaling,
+ * beside MuPDF and pdfminer extracting text from the same file. Writes bench/results.md.
+ * Every loop is bounded in count and time and talks only to 127.0.0.1.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { statementPdf, statementXlsx } from "./generate.ts";
+
+const OUT = join(import.meta.dir, "out");
+const CORES = availableParallelism();
+const ADMIN = "bench-admin-token-0123456789abcdef";
+const LARGE_PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
+const LATENCY_BUDGET_MS = 25_000; // per concurrency level
+const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+mkdirSync(OUT, { recursive: true });
+const t0 = performance.now();
+const inputs = {
+  small: await statementPdf(2),
+  medium: await statementPdf(100),
+  large: await statementPdf(LARGE_PAGES),
+  xlsxSmall: await statementXlsx(2_000),
+  xlsxLarge: await statementXlsx(20_000),
+};
+for (const [name, bytes] of Object.entries(inputs)) writeFileSync(join(OUT, `${name}.${name.startsWith("xlsx") ? "xlsx" : "pdf"}`), bytes);
+console.error(`inputs generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+interface Server { url: string; pid: number; key: string; stop(): Promise<void> }
+
+async function startServer(workers: number): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-db-"));
+  const port = 40000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
+    env: {
+      ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, WORKERS: String(workers),
+      LOG_LEVEL: "error", TEST_MONTHLY_CAP: "100000000", MAX_INFLIGHT_PER_KEY: "1000", MAX_QUEUED_JOBS: "1000",
+      MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "600000", DATABASE_URL: "",
+    },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error("server did not become ready");
+    await Bun.sleep(200);
+  }
+  const res = await fetch(`${url}/v1/keys/test`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    body: JSON.stringify({ owner: "bench" }),
+  });
+  if (!res.ok) throw new Error(`could not issue a key: ${res.status} ${await res.text()}`);
+  const { key } = (await res.json()) as { key: string };
+  return {
+    url, pid: proc.pid, key,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function form(bytes: Uint8Array, name: string, type: string): FormData {
+  const f = new FormData();
+  f.append("pdf", new Blob([bytes], { type }), name);
+  return f;
+}
+
+/** Resident set size of a process in MiB, from /proc. */
+function rssMiB(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function withPeakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  let peak = rssMiB(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 50);
+  try {
+    const value = await fn();
+    return { value, peak: Math.max(peak, rssMiB(pid)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Runs one job end to end: create, read the SSE stream until the `result` event. */
+async function job(s: Server, bytes: Uint8Array, name: string, type = "application/pdf"): Promise<{ ms: number; rows: number }> {
+  const start = performance.now();
+  const res = await fetch(`${s.url}/v1/parse/jobs`, { method: "POST", headers: { authorization: `Bearer ${s.key}` }, body: form(bytes, name, type) });
+  if (res.status !== 202) throw new Error(`job create ${res.status}: ${await res.text()}`);
+  const { stream_url } = (await res.json()) as { stream_url: string };
+  const stream = await fetch(new URL(stream_url, s.url));
+  const reader = stream.body!.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error("stream ended without a result");
+    buf += decoder.decode(value, { stream: true });
+    const at = buf.indexOf("event: result");
+    if (at >= 0) {
+      const end = buf.indexOf("\n\n", at);
+      if (end < 0) continue;
+      const data = buf.slice(at, end).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+      const body = JSON.parse(data) as { transactions?: unknown[]; error_class?: string };
+      await reader.cancel();
+      if (!body.transactions) throw new Error(`job failed: ${data.slice(0, 300)}`);
+      return { ms: performance.now() - start, rows: body.transactions.length };
+    }
+  }
+}
+
+async function latency(s: Server, concurrency: number, total: number) {
+  const times: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const stopAt = performance.now() + LATENCY_BUDGET_MS;
+  const body = inputs.small;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total && performance.now() < stopAt) {
+        next++;
+        const t = performance.now();
+        const res = await fetch(`${s.url}/v1/parse`, { method: "POST", headers: { authorization: `Bearer ${s.key}` }, body: form(body, "small.pdf", "application/pdf") });
+        await res.arrayBuffer();
+        if (res.ok) times.push(performance.now() - t);
+        else errors++;
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
+  return { n: times.length + errors, p50: q(50), p95: q(95), p99: q(99), errorRate: errors / Math.max(1, times.length + errors) };
+}
+
+function timeCommand(cmd: string[]): number | undefined {
+  if (!Bun.which(cmd[0]!)) return undefined;
+  const start = performance.now();
+  const r = Bun.spawnSync(cmd, { stdout: "ignore", stderr: "ignore" });
+  return r.exitCode === 0 ? performance.now() - start : undefined;
+}
+
+const rows: [string, string][] = [];
+const add = (k: string, v: string) => {
+  rows.push([k, v]);
+  console.error(`${k}: ${v}`);
+};
+const f1 = (n: number) => n.toFixed(1);
+
+add("machine cores", String(CORES));
+
+// 1 worker
+let one = await startServer(1);
+const largeOne = await job(one, inputs.large, "large.pdf");
+const ppsOne = LARGE_PAGES / (largeOne.ms / 1000);
+add(`large PDF (${LARGE_PAGES} pages) end-to-end, 1 worker`, `${f1(largeOne.ms / 1000)} s, ${f1(ppsOne)} pages/s, ${largeOne.rows} rows`);
+await one.stop();
+
+// all workers
+const all = await startServer(CORES);
+const { value: largeAll, peak: peakOne } = await withPeakRss(all.pid, () => job(all, inputs.large, "large.pdf"));
+const ppsAll = LARGE_PAGES / (largeAll.ms / 1000);
+add(`large PDF end-to-end, ${CORES} workers`, `${f1(largeAll.ms / 1000)} s, ${f1(ppsAll)} pages/s`);
+add("scaling (all workers / 1 worker)", `${(ppsAll / ppsOne).toFixed(2)}x`);
+add("peak RSS during one large job", `${f1(peakOne)} MiB`);
+const { peak: peakEight } = await withPeakRss(all.pid, () => Promise.all(Array.from({ length: 8 }, () => job(all, inputs.large, "large.pdf"))));
+add("peak RSS with 8 concurrent large jobs", `${f1(peakEight)} MiB`);
+
+const medium = await job(all, inputs.medium, "medium.pdf");
+add("100-page PDF end-to-end", `${f1(medium.ms)} ms (${f1(medium.ms / 100)} ms/page)`);
+add(`${LARGE_PAGES}-page vs 100-page time per page`, `${(largeAll.ms / LARGE_PAGES / (medium.ms / 100)).toFixed(2)}x`);
+const xs = await job(all, inputs.xlsxSmall, "small.xlsx", XLSX_MIME);
+const xl = await job(all, inputs.xlsxLarge, "large.xlsx", XLSX_MIME);
+add("XLSX 2,000 rows end-to-end", `${f1(xs.ms)} ms`);
+add("XLSX 20,000 rows end-to-end", `${f1(xl.ms)} ms (${f1((xl.ms / xs.ms))}x the 2,000-row time for 10x rows)`);
+
+for (const c of [1, 8, 32]) {
+  const r = await latency(all, c, c * 20);
+  add(`sync small PDF, concurrency ${c}`, `p50 ${f1(r.p50)} ms, p95 ${f1(r.p95)} ms, p99 ${f1(r.p99)} ms, errors ${(r.errorRate * 100).toFixed(1)}% (n=${r.n})`);
+  if (c === 32) add("p99 / p50 at concurrency 32", `${(r.p99 / r.p50).toFixed(2)}`);
+}
+await all.stop();
+
+const largePath = join(OUT, "large.pdf");
+const mutoolMs = timeCommand(["mutool", "draw", "-F", "stext", "-o", "/dev/null", largePath]);
+if (mutoolMs !== undefined) {
+  const pps = LARGE_PAGES / (mutoolMs / 1000);
+  add("mutool draw -F stext, same large PDF", `${f1(mutoolMs / 1000)} s, ${f1(pps)} pages/s`);
+  add("ratio ours (all workers) / mutool", `${(ppsAll / pps).toFixed(2)}`);
+} else add("mutool", "not installed (apt-get install mupdf-tools)");
+// pdfminer is far slower; it reads the first 200 pages of the same file, reported per page.
+const MINER_PAGES = Math.min(200, LARGE_PAGES);
+const minerMs = timeCommand(["pdf2txt", "-m", String(MINER_PAGES), "-o", "/dev/null", largePath]);
+if (minerMs !== undefined) {
+  const pps = MINER_PAGES / (minerMs / 1000);
+  add(`pdfminer pdf2txt, first ${MINER_PAGES} pages of the large PDF`, `${f1(minerMs / 1000)} s, ${f1(pps)} pages/s`);
+  add("ratio ours (all workers) / pdfminer", `${(ppsAll / pps).toFixed(2)}`);
+} else add("pdfminer", "not installed (apt-get install python3-pdfminer)");
+
+const md = [
+  "# Bench results",
+  "",
+  `Run on ${new Date().toISOString()} by \`npm run bench\` (Bun ${Bun.version}, ${CORES} cores).`,
+  "",
+  "| measure | result |",
+  "|---|---|",
+  ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+  "",
+  `Total bench time: ${f1((performance.now() - t0) / 1000)} s.`,
+  "",
+].join("\n");
+writeFileSync(join(import.meta.dir, "results.md"), md);
+console.log(md);
+process.exit(0);
