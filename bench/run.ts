@@ -70,7 +70,7 @@ async function startServer(workers: number): Promise<Server> {
 
 function form(bytes: Uint8Array, name: string, type: string): FormData {
   const f = new FormData();
-  f.append("pdf", new Blob([bytes], { type }), name);
+  f.append("pdf", new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
   return f;
 }
 

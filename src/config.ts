@@ -10,6 +10,14 @@ const int = (min: number) => z.coerce.number().int().min(min);
 const bool = z
   .enum(["true", "false", "1", "0", "yes", "no"])
   .transform((v) => v === "true" || v === "1" || v === "yes");
+/** Naira amount as written by people ("9500", "12.50"), held as integer kobo so money is never a float. */
+const naira = z
+  .string()
+  .regex(/^\d{1,12}(\.\d{1,2})?$/, "must be a naira amount like 9500 or 12.50")
+  .transform((v) => {
+    const [whole, frac = ""] = v.split(".");
+    return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+  });
 
 export const configSchema = z.object({
   /** TCP port of the HTTP server; 0 picks a free port (tests). */
@@ -61,6 +69,20 @@ export const configSchema = z.object({
   PAYSTACK_PLAN_SCALE: z.string().min(1).optional(),
   /** Timeout of calls to Paystack, ms. */
   PAYSTACK_TIMEOUT_MS: int(100).default(10_000),
+  /** Where Paystack sends the payer after checkout; unset leaves the dashboard's callback URL. */
+  PAYSTACK_CALLBACK_URL: z.string().url().optional(),
+  /** Plans: successful parses included per month, monthly price and price per overage parse, in naira. */
+  PLAN_STARTER_MONTHLY_CAP: int(0).default(1_000),
+  PLAN_STARTER_PRICE_NAIRA: naira.prefault("9500"),
+  PLAN_STARTER_OVERAGE_NAIRA: naira.prefault("15"),
+  PLAN_GROWTH_MONTHLY_CAP: int(0).default(10_000),
+  PLAN_GROWTH_PRICE_NAIRA: naira.prefault("35000"),
+  PLAN_GROWTH_OVERAGE_NAIRA: naira.prefault("12"),
+  PLAN_SCALE_MONTHLY_CAP: int(0).default(100_000),
+  PLAN_SCALE_PRICE_NAIRA: naira.prefault("150000"),
+  PLAN_SCALE_OVERAGE_NAIRA: naira.prefault("8"),
+  /** Seconds an admitted parse holds its place under a cap; a reservation older than this (its server died) stops counting. */
+  METERING_RESERVATION_TTL_S: int(1).default(900),
   /** Log level: one JSON object per line on stdout. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Serve the OpenAPI docs page at /docs. */

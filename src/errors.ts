@@ -25,6 +25,7 @@ export type ErrorClass =
   | "payment_provider_error"
   | "service_unavailable"
   | "worker_crashed"
+  | "client_closed"
   | "internal_error";
 
 export interface AppErrorOptions {

@@ -4,7 +4,8 @@ import type { Db } from "./db/index.ts";
 import { createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureAdminToken } from "./db/admin.ts";
-import { unmetered } from "./metering/unmetered.ts";
+import { createMetering } from "./metering/metering.ts";
+import { createParseService } from "./jobs/service.ts";
 
 export interface RunningServer {
   url: string;
@@ -32,7 +33,18 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // Printed once, at the start that created it; only its hash is kept.
     console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
   }
-  const app = createApp({ config, db, log, adminTokenHash: admin.hash, metering: unmetered });
+  const metering = createMetering({ db, config });
+  // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).
+  const parser = createParseService({ config, log, metering });
+  const app = createApp({
+    config,
+    db,
+    log,
+    adminTokenHash: admin.hash,
+    metering,
+    parser,
+    readiness: [{ name: "engine_pool", check: async () => parser.ready() }],
+  });
   app.listen({ port: config.PORT, hostname: config.HOST });
   const port = app.server?.port ?? config.PORT;
   const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
@@ -44,7 +56,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     db,
     log,
     async stop() {
-      await app.stop();
+      // Stop accepting, let running parses finish (their streams end with the final event), then
+      // close what is left and destroy the pool.
+      void app.server?.stop(false);
+      await parser.shutdown(config.SHUTDOWN_GRACE_S * 1000);
+      await app.stop(true);
       if (!options.db) await db.close();
     },
   };

@@ -3,7 +3,8 @@
  * the real PostgreSQL server (TEST_POSTGRES_URL, default the local server), in a throwaway database
  * dropped afterwards. Ends with "N passed, N failed" over both passes.
  */
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import postgres from "postgres";
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -38,6 +39,22 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
   return { passed, failed: failed || (code !== 0 ? 1 : 0), code };
 }
 
+/**
+ * The local server may simply be stopped (fresh container, reboot): start it with the Debian
+ * cluster tools when the URL points at this machine, then wait for it to accept connections.
+ */
+async function ensurePostgres(admin: postgres.Sql): Promise<void> {
+  const reachable = () => admin`select 1`.then(() => true, () => false);
+  if (await reachable()) return;
+  const host = new URL(adminUrl).hostname;
+  if (!["127.0.0.1", "localhost", "::1"].includes(host) || !existsSync("/etc/postgresql")) return;
+  for (const version of readdirSync("/etc/postgresql")) {
+    console.log(`PostgreSQL is not answering; starting cluster ${version}/main`);
+    spawnSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "start"], { stdio: "inherit" });
+  }
+  for (let i = 0; i < 30 && !(await reachable()); i++) await Bun.sleep(1000);
+}
+
 const results: PassResult[] = [];
 results.push(await runBunTest("PGlite", extraArgs, {}));
 
@@ -45,9 +62,10 @@ const existing = DB_SUITES.filter((d) => existsSync(d));
 if (process.env.TEST_SKIP_POSTGRES === "1") {
   console.log("\n=== PostgreSQL pass not run (TEST_SKIP_POSTGRES=1)");
 } else if (existing.length > 0 && extraArgs.length === 0) {
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   const dbName = `statement_test_${Date.now()}_${process.pid}`;
   try {
+    await ensurePostgres(admin);
     await admin.unsafe(`create database ${dbName}`);
     const url = new URL(adminUrl);
     url.pathname = `/${dbName}`;

@@ -74,6 +74,10 @@ export interface Checks {
   reversed: boolean;
   /** The statement's own transaction count (when printed) agrees. */
   count_match: boolean | null;
+  /** Where the opening balance came from: printed on the statement, derived from the first row, or none (0.00 assumed). */
+  opening_balance_source: "statement" | "derived" | "assumed_zero";
+  /** Human-readable notes on what was compared and where it disagreed. */
+  notes: string[];
 }
 
 export interface ParseResponse {
@@ -92,4 +96,15 @@ export interface ParseOptions {
   password?: string;
   onProgress?: ProgressFn;
   signal?: AbortSignal;
+  /** Resource limits (defaults: the service's configuration defaults). */
+  limits?: EngineLimits;
+}
+
+export interface EngineLimits {
+  /** Most pages a PDF may have. */
+  maxPages?: number;
+  /** Most rows read from all sheets of an XLSX. */
+  maxXlsxRows?: number;
+  /** Most bytes an XLSX may inflate to. */
+  maxXlsxInflatedBytes?: number;
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { safeEqual, sha256Hex } from "../crypto.ts";
 import { findActiveKeyByHash } from "../db/keys.ts";
 import { authError, forbidden } from "../errors.ts";
+import { parseRawKey } from "../keys/format.ts";
 import type { AppDeps } from "./deps.ts";
 
 export type { Caller } from "../db/keys.ts";
@@ -13,13 +14,17 @@ function bearer(headers: Headers): string | undefined {
 }
 
 /**
- * API-key authentication for /v1 routes: resolves `caller` or answers 401 auth_error. The key is
+ * API-key authentication for /v1 routes: derives `caller` or answers 401 auth_error. The key is
  * looked up on every request (no cache), so a revoked key fails on its very next request.
+ * `derive` (transform stage) rather than `resolve`, so an unauthenticated caller gets 401 before
+ * any schema validation can answer 422 about a request it may not make.
  */
 export const apiKeyAuth = (deps: Pick<AppDeps, "db">) =>
-  new Elysia({ name: "api-key-auth" }).resolve({ as: "scoped" }, async ({ request }) => {
+  new Elysia({ name: "api-key-auth" }).derive({ as: "scoped" }, async ({ request }) => {
     const token = bearer(request.headers);
     if (!token) throw authError("Missing Authorization: Bearer <API key> header");
+    // Shape and checksum first: a mistyped or truncated key is told so without a database lookup.
+    if (!parseRawKey(token)) throw authError("Malformed API key");
     const caller = await findActiveKeyByHash(deps.db, sha256Hex(token));
     if (!caller) throw authError("Unknown or revoked API key");
     return { caller };
@@ -27,10 +32,11 @@ export const apiKeyAuth = (deps: Pick<AppDeps, "db">) =>
 
 /**
  * Admin-token authentication. Missing or wrong token: 401; a valid API key: 403, so a key can
- * never reach key management or billing.
+ * never reach key management or billing. Runs at the transform stage, before validation (401/403
+ * come before any 422).
  */
 export const adminAuth = (deps: Pick<AppDeps, "db" | "adminTokenHash">) =>
-  new Elysia({ name: "admin-auth" }).onBeforeHandle({ as: "scoped" }, async ({ request }) => {
+  new Elysia({ name: "admin-auth" }).onTransform({ as: "scoped" }, async ({ request }) => {
     const token = bearer(request.headers);
     if (!token) throw authError("Missing Authorization: Bearer <admin token> header");
     const hash = sha256Hex(token);

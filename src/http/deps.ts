@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import type { Logger } from "../log.ts";
+import type { ParseService } from "../jobs/service.ts";
 import type { Metering } from "../metering/types.ts";
 
 /**
@@ -14,4 +15,14 @@ export interface AppDeps {
   /** SHA-256 hex of the admin token (from ADMIN_TOKEN or generated at first start). */
   adminTokenHash: string;
   metering: Metering;
+  /** The worker pool, admission limits and job store behind every parse (src/jobs). */
+  parser: ParseService;
+  /** Extra named checks GET /readyz runs besides the database (e.g. the engine pool is loaded). */
+  readiness?: ReadinessCheck[];
+}
+
+/** One readiness check: resolves when ready, throws (or resolves false) when not. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<boolean | void>;
 }

@@ -74,21 +74,33 @@ export const errorHandler = (options: { onInternal?: (e: unknown, request: Reque
     if (code === "VALIDATION") {
       set.status = 422;
       const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "headers" ? "header" : "body";
-      const validator = error.validator as unknown as Partial<SafeParser> | undefined;
-      const result = typeof validator?.safeParse === "function" ? validator.safeParse(error.value) : undefined;
+      // Zod schemas reach Elysia wrapped as Standard Schema validators: the zod object is `.schema`
+      // (the wrapper's own safeParse returns Elysia's shape, not zod issues).
+      const v = error.validator as unknown as (Partial<SafeParser> & { schema?: Partial<SafeParser> }) | undefined;
+      const parser = typeof v?.schema?.safeParse === "function" ? v.schema : typeof v?.safeParse === "function" ? v : undefined;
+      const result = parser?.safeParse?.(error.value);
       const detail = result?.error
         ? issuesToDetail(where, result.error.issues, error.value)
         : [{ loc: [where], msg: error.message, type: "invalid", input: error.value ?? null, ctx: {} }];
       return { detail };
     }
-    if (error instanceof RequestValidationError) {
+    // A custom `parse` hook's own error reaches us wrapped in Elysia's ParseError.
+    const cause = code === "PARSE" && error instanceof Error ? error.cause : undefined;
+    const failure = cause instanceof AppError || cause instanceof RequestValidationError ? cause : error;
+    if (failure instanceof RequestValidationError) {
       set.status = 422;
-      return { detail: error.detail };
+      return { detail: failure.detail };
+    }
+    if (code === "PARSE" && !(failure instanceof AppError)) {
+      // Body problems answer like schema problems (SPEC 2.4), so clients handle one shape.
+      set.status = 422;
+      const json = request.headers.get("content-type")?.toLowerCase().includes("json") ?? false;
+      const type = json ? "json_invalid" : "body_invalid";
+      return { detail: [{ loc: ["body"], msg: "The request body could not be parsed", type, input: null, ctx: {} }] };
     }
     let app: AppError;
-    if (error instanceof AppError) app = error;
+    if (failure instanceof AppError) app = failure;
     else if (code === "NOT_FOUND") app = new AppError("not_found", 404, "No such route");
-    else if (code === "PARSE") app = new AppError("validation_error", 400, "The request body could not be parsed");
     else if (code === "INVALID_FILE_TYPE") app = new AppError("unsupported_format", 422, "Unsupported file type");
     else {
       app = toAppError(error);

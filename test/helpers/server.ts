@@ -1,6 +1,6 @@
 import { afterAll } from "bun:test";
 import { type Config, loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/log.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { sharedDb } from "./db.ts";
 
@@ -12,13 +12,18 @@ export interface TestServer extends RunningServer {
   admin(path: string, init?: RequestInit): Promise<Response>;
 }
 
+export interface TestServerOptions {
+  /** Logger the server writes to (tests that read the logs pass one over createLogger's `write`). */
+  log?: Logger;
+}
+
 /**
  * Starts a real server on a free loopback port over the shared test database, and stops it after
  * the file's tests. Pass config overrides as environment-style strings (e.g. { MAX_PAGES: "5" }).
  */
-export async function startTestServer(overrides: Partial<Record<keyof Config, string>> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Record<keyof Config, string>> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const config = loadConfig({}, { PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN, WORKERS: "2", LOG_LEVEL: "silent", ...overrides });
-  const server = await startServer({ config, db: await sharedDb(), log: createLogger(config.LOG_LEVEL) });
+  const server = await startServer({ config, db: await sharedDb(), log: options.log ?? createLogger(config.LOG_LEVEL) });
   afterAll(() => server.stop());
   const f = (path: string, init?: RequestInit) => fetch(server.url + path, init);
   return {

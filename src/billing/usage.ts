@@ -1,0 +1,103 @@
+import type { Config } from "../config.ts";
+import type { Queryable } from "../db/client.ts";
+import type { Caller, KeyTier } from "../db/keys.ts";
+import { getSubscription, isActive, type Subscription } from "../db/subscriptions.ts";
+import { countsByTier, dailySuccesses, type TierCounts } from "../db/usage.ts";
+import { periodDaysSoFar, periodOf } from "./periods.ts";
+import { koboToNaira, overageParses, type PlanTable } from "./plans.ts";
+
+/** SPEC 2.6 caller usage. */
+export interface CallerUsage {
+  api_key_id: string;
+  tier: string;
+  period_parses: number;
+  monthly_cap: number;
+  overage_parses: number;
+  projected_overage_naira: string;
+}
+
+/** SPEC 2.6 owner usage, plus `parses_by_key_tier` (additive) so an admin sees what the total is made of. */
+export interface OwnerUsage {
+  owner: string;
+  tier: string;
+  period_parses: number;
+  success_rate: number;
+  monthly_cap: number;
+  overage_parses: number;
+  projected_overage_naira: string;
+  daily: { date: string; count: number }[];
+  parses_by_key_tier: Record<KeyTier, number>;
+}
+
+/** Reported as `tier` for a live-key owner without an active subscription. */
+export const NO_PLAN_TIER = "none";
+
+export interface UsageContext {
+  db: Queryable;
+  config: Pick<Config, "TEST_MONTHLY_CAP" | "FIRST_PARTY_IP_MONTHLY_CAP">;
+  plans: PlanTable;
+}
+
+interface Billing {
+  tier: string;
+  monthlyCap: number;
+  overage: number;
+  projectedKobo: number;
+}
+
+/** Plan arithmetic over the owner's live parses; without an active plan there is no cap and nothing billable. */
+function liveBilling(plans: PlanTable, sub: Subscription | undefined, at: Date, liveParses: number): Billing {
+  if (!isActive(sub, at)) return { tier: NO_PLAN_TIER, monthlyCap: 0, overage: 0, projectedKobo: 0 };
+  const plan = plans[sub.tier];
+  const overage = overageParses(liveParses, plan.monthlyCap);
+  return { tier: plan.tier, monthlyCap: plan.monthlyCap, overage, projectedKobo: overage * plan.overageKoboPerParse };
+}
+
+const succeeded = (c: TierCounts | undefined) => c?.succeeded ?? 0;
+
+/**
+ * What GET /v1/usage reports: the meter the calling key draws on, counted over all the owner's
+ * keys of that key tier this period. Live keys: the owner's plan; test keys: the free monthly
+ * allowance; first_party keys: all end users together, with the per-IP cap as `monthly_cap`.
+ */
+export async function callerUsage(ctx: UsageContext, caller: Caller, at = new Date()): Promise<CallerUsage> {
+  const counts = await countsByTier(ctx.db, caller.owner, periodOf(at).key);
+  const parses = succeeded(counts[caller.tier]);
+  let billing: Billing;
+  if (caller.tier === "live") billing = liveBilling(ctx.plans, await getSubscription(ctx.db, caller.owner), at, parses);
+  else if (caller.tier === "test") billing = { tier: "test", monthlyCap: ctx.config.TEST_MONTHLY_CAP, overage: 0, projectedKobo: 0 };
+  else billing = { tier: "first_party", monthlyCap: ctx.config.FIRST_PARTY_IP_MONTHLY_CAP, overage: 0, projectedKobo: 0 };
+  return {
+    api_key_id: caller.keyId,
+    tier: billing.tier,
+    period_parses: parses,
+    monthly_cap: billing.monthlyCap,
+    overage_parses: billing.overage,
+    projected_overage_naira: koboToNaira(billing.projectedKobo),
+  };
+}
+
+/**
+ * What GET /v1/admin/usage reports: every successful parse of the owner across all keys this
+ * period; the plan, cap and overage come from the live keys' parses (test and first-party parses
+ * are never billed). success_rate is successes over finished parses, 1 when none finished.
+ */
+export async function ownerUsage(ctx: UsageContext, owner: string, at = new Date()): Promise<OwnerUsage> {
+  const period = periodOf(at).key;
+  const [counts, daily, sub] = [await countsByTier(ctx.db, owner, period), await dailySuccesses(ctx.db, owner, period), await getSubscription(ctx.db, owner)];
+  const byTier: Record<KeyTier, number> = { live: succeeded(counts.live), test: succeeded(counts.test), first_party: succeeded(counts.first_party) };
+  const total = byTier.live + byTier.test + byTier.first_party;
+  const failed = Object.values(counts).reduce((n, c) => n + c.failed, 0);
+  const billing = liveBilling(ctx.plans, sub, at, byTier.live);
+  return {
+    owner,
+    tier: billing.tier,
+    period_parses: total,
+    success_rate: total + failed === 0 ? 1 : total / (total + failed),
+    monthly_cap: billing.monthlyCap,
+    overage_parses: billing.overage,
+    projected_overage_naira: koboToNaira(billing.projectedKobo),
+    daily: periodDaysSoFar(at).map((date) => ({ date, count: daily.get(date) ?? 0 })),
+    parses_by_key_tier: byTier,
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * `upload DIR|FILE... --url URL --key KEY`: sends statements to a server as jobs through the typed
+ * client, N at a time, follows each job's SSE stream for progress, writes each result next to its
+ * input or into --out, and ends with a summary on stdout.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { ApiError, createClient, type Client } from "../client/index.ts";
+import { EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, positiveInt, UsageError } from "./args.ts";
+import { collectInputs, type Input, type OutputKind, OutputPlan, writeOutput } from "./files.ts";
+import { UPLOAD_HELP } from "./help.ts";
+import type { Io } from "./io.ts";
+import { MultiProgress } from "./progress.ts";
+
+/** Retries of a 503/429 per request in a batch: a full queue is expected while a batch runs. */
+const BATCH_MAX_RETRIES = 10;
+const BATCH_MAX_RETRY_DELAY_MS = 120_000;
+
+const SAMPLE_REASON =
+  "sample_returned: the key is past its free monthly cap, so the service returned its canned sample instead of parsing (nothing written)";
+
+export interface Outcome {
+  file: string;
+  ok: boolean;
+  reason?: string;
+  reconciled?: boolean;
+  rows?: number;
+  /** Redact jobs: how many items were removed. */
+  redactions?: number;
+  pages: number;
+  out?: string;
+}
+
+export async function uploadCommand(args: string[], io: Io, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const { values, positionals } = parseFlags(args, {
+    url: { type: "string" },
+    key: { type: "string" },
+    concurrency: { type: "string" },
+    format: { type: "string" },
+    redact: { type: "boolean" },
+    password: { type: "string" },
+    bank: { type: "string" },
+    out: { type: "string" },
+    progress: { type: "boolean" },
+    quiet: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    io.stdout.write(`${UPLOAD_HELP}\n`);
+    return EXIT_OK;
+  }
+  const format = oneOf("format", values.format, ["json", "csv"] as const, "json");
+  const concurrency = positiveInt("concurrency", values.concurrency, 2);
+  const key = values.key ?? env.STATEMENT_API_KEY;
+  if (!values.url || !/^https?:\/\//.test(values.url)) throw new UsageError("--url must be given as an http(s) URL");
+  if (!key) throw new UsageError("--key (or STATEMENT_API_KEY) must be given");
+  if (values.redact && values.format !== undefined) throw new UsageError("--redact saves the document itself; it cannot be combined with --format");
+  if (positionals.length === 0) throw new UsageError("upload needs at least one DIR or FILE");
+  const files = await collectInputs(positionals);
+  if (files.length === 0) throw new UsageError("no statement files (.pdf, .xlsx, .xls) found");
+  if (values.out !== undefined) await mkdir(values.out, { recursive: true });
+
+  const progress = new MultiProgress(io.stderr, files.length, values.quiet ? false : Boolean(values.progress));
+  const client = createClient({
+    baseUrl: values.url,
+    apiKey: key,
+    maxRetries: BATCH_MAX_RETRIES,
+    maxRetryDelayMs: BATCH_MAX_RETRY_DELAY_MS,
+    onRetry: (r) => {
+      if (!values.quiet) progress.note(`${r.status} ${r.errorClass} on ${r.path}: retry ${r.attempt} in ${(r.delayMs / 1000).toFixed(1)} s`);
+    },
+  });
+  const kind: OutputKind = values.redact ? "redact" : format;
+  const startedAt = performance.now();
+  const outcomes: Outcome[] = [];
+
+  const plan = new OutputPlan(files, values.out);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const input = files[next++] as Input;
+      const file = input.path;
+      const outcome = await uploadOne(client, input, kind, plan, { password: values.password, bank: values.bank }, (p) => {
+        if (!values.quiet) progress.update(basename(file), p);
+      });
+      outcomes.push(outcome);
+      if (!values.quiet) progress.finish(basename(file), describe(outcome));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  } finally {
+    progress.close();
+  }
+  const seconds = (performance.now() - startedAt) / 1000;
+  io.stdout.write(summary(outcomes, seconds));
+  return outcomes.some((o) => !o.ok) ? EXIT_PARSE_FAILED : EXIT_OK;
+}
+
+async function uploadOne(
+  client: Client,
+  input: Input,
+  kind: OutputKind,
+  plan: OutputPlan,
+  o: { password?: string; bank?: string },
+  onProgress: (p: { stage: string; current: number; total: number }) => void,
+): Promise<Outcome> {
+  const file = input.path;
+  let pages = 0;
+  try {
+    const bytes = new Uint8Array(await readFile(file));
+    const events = client.parseJob(bytes, {
+      filename: basename(file),
+      format: kind === "csv" ? "csv" : "json",
+      redact: kind === "redact",
+      password: o.password,
+      bank: o.bank,
+    });
+    for await (const ev of events) {
+      if (ev.type === "progress") {
+        // The page count is the largest total a page-wise stage reported.
+        if (/page|extract/i.test(ev.stage)) pages = Math.max(pages, ev.total);
+        onProgress(ev);
+      } else if (ev.type === "result") {
+        if (ev.kind !== "redact" && ev.sample) {
+          // Nothing of this document was read: writing the canned statement next to it would mislead.
+          return { file, ok: false, reason: SAMPLE_REASON, pages };
+        }
+        if (ev.kind === "json") {
+          const out = plan.path(input, "json");
+          await writeOutput(out, `${JSON.stringify(ev.result, null, 2)}\n`);
+          return { file, ok: true, reconciled: ev.result.row_wise_reconcilable, rows: ev.result.transactions.length, pages, out };
+        }
+        const got = await client.result(ev.jobId);
+        const out = plan.path(input, kind, got.contentType);
+        await writeOutput(out, got.kind === "csv" ? got.text : got.kind === "redact" ? got.bytes : JSON.stringify(got.data));
+        if (ev.kind === "redact") return { file, ok: true, redactions: ev.redacted.redactions, pages, out };
+        return { file, ok: true, reconciled: ev.result.row_wise_reconcilable, rows: ev.result.transactions.length, pages, out };
+      }
+    }
+    return { file, ok: false, reason: "the job ended without a result", pages };
+  } catch (e) {
+    const reason = e instanceof ApiError ? `${e.errorClass}: ${e.message}` : `${(e as Error).message ?? String(e)}`;
+    return { file, ok: false, reason, pages };
+  }
+}
+
+function describe(o: Outcome): string {
+  const name = basename(o.file);
+  if (!o.ok) return `FAILED ${name}: ${o.reason}`;
+  if (o.redactions !== undefined) return `ok ${name}: ${o.redactions} redactions -> ${o.out}`;
+  return `ok ${name}: ${o.rows} rows, ${o.reconciled ? "reconciled" : "NOT reconciled"} -> ${o.out}`;
+}
+
+export function summary(unsorted: Outcome[], seconds: number): string {
+  const outcomes = [...unsorted].sort((a, b) => a.file.localeCompare(b.file));
+  const parsed = outcomes.filter((o) => o.ok);
+  const failed = outcomes.filter((o) => !o.ok);
+  const checked = parsed.filter((o) => o.redactions === undefined);
+  const reconciled = checked.filter((o) => o.reconciled).length;
+  const pages = parsed.reduce((a, o) => a + o.pages, 0);
+  const lines = [
+    `parsed: ${parsed.length} of ${outcomes.length}`,
+    `reconciled: ${reconciled}, not reconciled: ${checked.length - reconciled}`,
+    ...checked.filter((o) => !o.reconciled).map((o) => `  not reconciled: ${o.file}`),
+    `failed: ${failed.length}`,
+    ...failed.map((o) => `  ${o.file}: ${o.reason}`),
+    `pages: ${pages} in ${seconds.toFixed(2)} s (${seconds > 0 ? (pages / seconds).toFixed(2) : "0.00"} pages/s)`,
+  ];
+  return `${lines.join("\n")}\n`;
+}

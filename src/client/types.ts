@@ -1,0 +1,76 @@
+/** Shapes of the HTTP API (SPEC 2), as the client sees them. */
+import type { ParseResponse, Progress, StatementMetadata, Transaction } from "../engine/types.ts";
+
+export type { ParseResponse, StatementMetadata, Transaction };
+
+/** SPEC 2.6, `GET /v1/usage`. */
+export interface Usage {
+  api_key_id: string;
+  tier: string;
+  period_parses: number;
+  monthly_cap: number;
+  overage_parses: number;
+  projected_overage_naira: string;
+}
+
+/** `GET /v1/banks`; SPEC leaves the shape open, so extra fields pass through untouched. */
+export interface BanksResponse {
+  [field: string]: unknown;
+}
+
+/** SPEC 4.1, 202 answer of `POST /v1/parse/jobs`. */
+export interface JobCreated {
+  job_id: string;
+  stream_url: string;
+  poll_url: string;
+}
+
+export type ResultKind = "json" | "csv" | "redact";
+
+/** SPEC 2.5 job snapshot. */
+export interface JobSnapshot {
+  job_id: string;
+  state: string;
+  result_kind: ResultKind;
+  progress: Progress;
+  result?: ParseResponse;
+  result_url?: string;
+  format_version: string;
+  redactions?: number;
+  sample?: boolean;
+  error?: string;
+  error_class?: string;
+}
+
+/** What the `result` event of a redact job carries instead of a ParseResponse. */
+export interface RedactedResultRef {
+  resultUrl: string;
+  redactions: number;
+  contentType: string;
+}
+
+/** Events yielded by `parseJob`, in order: one `created`, any number of `progress`, one `result`. */
+export type JobEvent =
+  | { type: "created"; jobId: string; streamUrl: string; pollUrl: string }
+  | { type: "progress"; jobId: string; stage: string; current: number; total: number }
+  /**
+   * json and csv jobs: the ParseResponse (csv bytes: `client.result(jobId)`). `sample` is true when
+   * the key was past its free monthly cap and the service returned its canned sample statement
+   * instead of parsing the document (a redact job then ends with kind `json`).
+   */
+  | { type: "result"; jobId: string; kind: "json" | "csv"; result: ParseResponse; sample: boolean }
+  /** redact jobs: where the document is and how much was removed (bytes: `client.result(jobId)`). */
+  | { type: "result"; jobId: string; kind: "redact"; redacted: RedactedResultRef };
+
+/** Bytes of a finished job (`GET /v1/parse/jobs/{id}/result`), by kind. */
+export type JobResult =
+  | { kind: "json"; contentType: string; data: ParseResponse }
+  | { kind: "csv"; contentType: string; text: string }
+  | { kind: "redact"; contentType: string; bytes: Uint8Array; redactions?: number };
+
+export interface RedactedDocument {
+  contentType: string;
+  bytes: Uint8Array;
+  /** From the `X-Redactions` header, when the server sent it. */
+  redactions?: number;
+}

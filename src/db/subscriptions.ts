@@ -1,0 +1,155 @@
+import type { PlanTier } from "../billing/plans.ts";
+import type { Queryable } from "./client.ts";
+
+export type SubscriptionStatus = "active" | "non_renewing" | "past_due" | "ended";
+
+export interface Subscription {
+  owner: string;
+  tier: PlanTier;
+  status: SubscriptionStatus;
+  /** For non_renewing: when access ends. */
+  activeUntil: Date | null;
+  email: string | null;
+  customerCode: string | null;
+  subscriptionCode: string | null;
+}
+
+interface Row {
+  owner: string;
+  tier: PlanTier;
+  status: SubscriptionStatus;
+  active_until: string | null;
+  email: string | null;
+  customer_code: string | null;
+  subscription_code: string | null;
+}
+
+// Timestamps leave the database as ISO text so both drivers hand back the same thing.
+const COLUMNS = `owner, tier, status, to_char(active_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as active_until,
+  email, customer_code, subscription_code`;
+
+const fromRow = (r: Row): Subscription => ({
+  owner: r.owner,
+  tier: r.tier,
+  status: r.status,
+  activeUntil: r.active_until ? new Date(r.active_until) : null,
+  email: r.email,
+  customerCode: r.customer_code,
+  subscriptionCode: r.subscription_code,
+});
+
+/** Whether the subscription lets the owner's live keys parse at `at`. */
+export function isActive(sub: Subscription | undefined, at: Date): sub is Subscription {
+  if (!sub) return false;
+  if (sub.status === "active") return true;
+  return sub.status === "non_renewing" && sub.activeUntil !== null && sub.activeUntil.getTime() > at.getTime();
+}
+
+export async function getSubscription(db: Queryable, owner: string): Promise<Subscription | undefined> {
+  const rows = await db.query<Row>(`select ${COLUMNS} from subscriptions where owner = $1`, [owner]);
+  return rows[0] && fromRow(rows[0]);
+}
+
+/** The owner a provider customer or subscription code belongs to, if we have seen it. */
+export async function findOwnerByProviderCodes(
+  db: Queryable,
+  codes: { subscriptionCode?: string; customerCode?: string },
+): Promise<string | undefined> {
+  if (codes.subscriptionCode) {
+    const rows = await db.query<{ owner: string }>(`select owner from subscriptions where subscription_code = $1`, [codes.subscriptionCode]);
+    if (rows[0]) return rows[0].owner;
+  }
+  if (codes.customerCode) {
+    const rows = await db.query<{ owner: string }>(`select owner from subscriptions where customer_code = $1`, [codes.customerCode]);
+    if (rows[0]) return rows[0].owner;
+  }
+  return undefined;
+}
+
+/** Starts or renews the owner's subscription: active with no end date. Provider codes are kept when not given. */
+export async function activateSubscription(
+  db: Queryable,
+  s: { owner: string; tier: PlanTier; email?: string; customerCode?: string; subscriptionCode?: string },
+): Promise<void> {
+  await db.query(
+    `insert into subscriptions (owner, tier, status, active_until, email, customer_code, subscription_code, updated_at)
+     values ($1, $2, 'active', null, $3, $4, $5, now())
+     on conflict (owner) do update set
+       tier = excluded.tier, status = 'active', active_until = null,
+       email = coalesce(excluded.email, subscriptions.email),
+       customer_code = coalesce(excluded.customer_code, subscriptions.customer_code),
+       subscription_code = coalesce(excluded.subscription_code, subscriptions.subscription_code),
+       updated_at = now()`,
+    [s.owner, s.tier, s.email ?? null, s.customerCode ?? null, s.subscriptionCode ?? null],
+  );
+}
+
+/** Cancelled at period end: stays usable until `until`. Only an active subscription changes. */
+export async function markNonRenewing(db: Queryable, owner: string, until: Date): Promise<boolean> {
+  const rows = await db.query<{ owner: string }>(
+    `update subscriptions set status = 'non_renewing', active_until = $2, updated_at = now()
+      where owner = $1 and status in ('active', 'non_renewing') returning owner`,
+    [owner, until.toISOString()],
+  );
+  return rows.length === 1;
+}
+
+/** Ends access now: `ended` (disabled) or `past_due` (a renewal payment failed). */
+export async function endSubscription(db: Queryable, owner: string, status: "ended" | "past_due"): Promise<boolean> {
+  const rows = await db.query<{ owner: string }>(
+    `update subscriptions set status = $2, active_until = null, updated_at = now() where owner = $1 returning owner`,
+    [owner, status],
+  );
+  return rows.length === 1;
+}
+
+export interface Checkout {
+  reference: string;
+  owner: string;
+  tier: PlanTier;
+  email: string;
+  planCode: string;
+}
+
+export async function insertCheckout(db: Queryable, c: Checkout): Promise<void> {
+  await db.query(`insert into billing_checkouts (reference, owner, tier, email, plan_code) values ($1, $2, $3, $4, $5)`, [
+    c.reference,
+    c.owner,
+    c.tier,
+    c.email.toLowerCase(),
+    c.planCode,
+  ]);
+}
+
+export async function findCheckout(db: Queryable, reference: string): Promise<Checkout | undefined> {
+  const rows = await db.query<{ reference: string; owner: string; tier: PlanTier; email: string; plan_code: string }>(
+    `select reference, owner, tier, email, plan_code from billing_checkouts where reference = $1`,
+    [reference],
+  );
+  const r = rows[0];
+  return r && { reference: r.reference, owner: r.owner, tier: r.tier, email: r.email, planCode: r.plan_code };
+}
+
+/** The latest checkout started for this payer email and plan (subscription.create carries no reference). */
+export async function findLatestCheckoutByEmail(db: Queryable, email: string, planCode: string): Promise<Checkout | undefined> {
+  const rows = await db.query<{ reference: string; owner: string; tier: PlanTier; email: string; plan_code: string }>(
+    `select reference, owner, tier, email, plan_code from billing_checkouts
+      where email = $1 and plan_code = $2 order by created_at desc limit 1`,
+    [email.toLowerCase(), planCode],
+  );
+  const r = rows[0];
+  return r && { reference: r.reference, owner: r.owner, tier: r.tier, email: r.email, planCode: r.plan_code };
+}
+
+/**
+ * Claims a webhook event for processing. Returns false when it was processed before, so the same
+ * event twice changes nothing. Run it in the transaction that applies the event.
+ */
+export async function claimEvent(db: Queryable, e: { key: string; event: string; owner: string | null; outcome: string }): Promise<boolean> {
+  const rows = await db.query<{ event_key: string }>(
+    `insert into paystack_events (event_key, event, owner, outcome) values ($1, $2, $3, $4)
+     on conflict (event_key) do nothing returning event_key`,
+    [e.key, e.event, e.owner, e.outcome],
+  );
+  return rows.length === 1;
+}

@@ -1,0 +1,87 @@
+import type { KeyTier } from "./keys.ts";
+import type { Queryable } from "./client.ts";
+
+/** What an admitted parse reserves; see migrations/002_usage.sql. */
+export interface Reservation {
+  id: string;
+  owner: string;
+  keyId: string;
+  keyTier: KeyTier;
+  clientIp: string | null;
+  period: string;
+  day: string;
+  reservedAt: Date;
+}
+
+export async function insertReservation(db: Queryable, r: Reservation): Promise<void> {
+  await db.query(
+    `insert into parse_usage (id, owner, key_id, key_tier, client_ip, period, day, reserved_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [r.id, r.owner, r.keyId, r.keyTier, r.clientIp, r.period, r.day, r.reservedAt.toISOString()],
+  );
+}
+
+/**
+ * Parses that hold a place under a cap: successes, plus reservations younger than `freshSince`
+ * (parses still running). Counts the owner's parses of one key tier, or of one end-user IP.
+ */
+export async function countHeldPlaces(
+  db: Queryable,
+  scope: { owner: string; keyTier: KeyTier; period: string; clientIp: string | null },
+  freshSince: Date,
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from parse_usage
+      where owner = $1 and period = $2 and key_tier = $3 and ($4::text is null or client_ip = $4)
+        and (state = 'succeeded' or (state = 'reserved' and reserved_at > $5))`,
+    [scope.owner, scope.period, scope.keyTier, scope.clientIp, freshSince.toISOString()],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * Moves a reservation to its final state. Only a 'reserved' row changes, so a second call (a
+ * retried callback) is a no-op and a parse is counted at most once. Returns whether it changed.
+ */
+export async function finishReservation(
+  db: Queryable,
+  id: string,
+  outcome: { state: "succeeded" } | { state: "failed"; errorClass: string },
+  at: Date,
+): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `update parse_usage set state = $2, error_class = $3, finished_at = $4
+      where id = $1 and state = 'reserved' returning id`,
+    [id, outcome.state, outcome.state === "failed" ? outcome.errorClass : null, at.toISOString()],
+  );
+  return rows.length === 1;
+}
+
+export interface TierCounts {
+  succeeded: number;
+  failed: number;
+}
+
+/** Finished parses of the owner in the period, per key tier (tiers with none are absent). */
+export async function countsByTier(db: Queryable, owner: string, period: string): Promise<Partial<Record<KeyTier, TierCounts>>> {
+  const rows = await db.query<{ key_tier: KeyTier; succeeded: number; failed: number }>(
+    `select key_tier,
+            (count(*) filter (where state = 'succeeded'))::int as succeeded,
+            (count(*) filter (where state = 'failed'))::int as failed
+       from parse_usage where owner = $1 and period = $2 group by key_tier`,
+    [owner, period],
+  );
+  const out: Partial<Record<KeyTier, TierCounts>> = {};
+  for (const r of rows) out[r.key_tier] = { succeeded: r.succeeded, failed: r.failed };
+  return out;
+}
+
+/** Successful parses of the owner per Lagos day of the period (days with none are absent). */
+export async function dailySuccesses(db: Queryable, owner: string, period: string): Promise<Map<string, number>> {
+  const rows = await db.query<{ day: string; n: number }>(
+    `select day, count(*)::int as n from parse_usage
+      where owner = $1 and period = $2 and state = 'succeeded' group by day`,
+    [owner, period],
+  );
+  return new Map(rows.map((r) => [r.day, r.n]));
+}

@@ -1,0 +1,216 @@
+import { AppError, emptyStatement, layoutUnrecognized } from "../errors.ts";
+import { FORMAT_VERSION } from "../version.ts";
+import type { BankProfile } from "./banks/profile.ts";
+import { detectBank, profileById } from "./banks/detect.ts";
+import { completePartialDate, dateSortKey, formatLagos, inferDayMonthOrder, type RawDate, resolveDate, scanDate, scanPartialDate } from "./dates.ts";
+import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
+import { CLOSING_LABEL, OPENING_LABEL, type RoleTexts, scanTable } from "./layout/rows.ts";
+import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata.ts";
+import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./money.ts";
+import { type LedgerRow, reconcile } from "./reconcile.ts";
+import type { ExtractedDocument, ParseResponse, Transaction } from "./types.ts";
+
+/** Lines of the whole document in reading order. */
+export function documentLines(doc: ExtractedDocument): Line[] {
+  if (doc.kind === "pdf") return doc.pages.flatMap(pageLines);
+  return doc.sheets.flatMap((s, i) => sheetLines(s, i));
+}
+
+interface DraftTxn extends LedgerRow {
+  raw: RawDate;
+  narration: string;
+  reference: string;
+  currency: string;
+}
+
+/**
+ * PURE: an extracted document to a ParseResponse. Throws layout_unrecognized when no transaction
+ * table is found and empty_statement when the table has no rows, both with the marker coverage.
+ */
+export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string } = {}): ParseResponse {
+  const lines = documentLines(doc);
+  const scan = scanTable(lines);
+  const outsideText = scan.outside.map((l) => l.text).join("\n");
+  const detection = detectBank(`${outsideText}\n${scan.headerText}\n${doc.producer}`);
+  let profile: BankProfile | null = detection.profile;
+  if (opts.bank) {
+    const chosen = profileById(opts.bank);
+    if (!chosen && opts.bank !== "unknown") throw new AppError("validation_error", 422, `Unknown bank "${opts.bank}"; see GET /v1/banks`);
+    profile = chosen ?? null;
+  }
+  const coverage = detection.markerCoverage;
+  if (!scan.columns) throw layoutUnrecognized("No transaction table was found in the document", coverage);
+
+  const facts = extractHeaderFacts(scan.outside);
+
+  // Opening-balance and closing rows that carry a date are not transactions.
+  let drafts = scan.rows;
+  const openingRowBalances: Kobo[] = [];
+  drafts = drafts.filter((r, i) => {
+    const text = `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
+    const noMovement = sideless(r.cells);
+    if (noMovement && OPENING_LABEL.test(text)) {
+      if (i === 0) {
+        const b = r.cells.balance ? parseAmount(r.cells.balance) : null;
+        if (b) openingRowBalances.push(signedBalance(b.kobo, b.marker));
+      }
+      return false;
+    }
+    return !(noMovement && CLOSING_LABEL.test(text));
+  });
+  if (drafts.length === 0) throw emptyStatement("The statement table has no transactions", coverage);
+
+  // Day/month order from every date of the document: rows and the printed period.
+  const raws = drafts.map((r) => rowDate(r.cells, r.dateText));
+  const all: RawDate[] = raws.filter((d): d is RawDate => d !== null);
+  if (facts.period) all.push(...facts.period);
+  const order = inferDayMonthOrder(all);
+  // Rows printed without a year ("02 Dec") take it from the statement period.
+  const fallbackYear = all[0]?.year ?? new Date().getUTCFullYear();
+  drafts.forEach((r, i) => {
+    if (raws[i]) return;
+    const partial = scanPartialDate(r.dateText);
+    if (partial) raws[i] = completePartialDate(partial, facts.period ? [resolveDate(facts.period[0], order), resolveDate(facts.period[1], order)] : null, fallbackYear);
+  });
+
+  // Trailer and leader lines (undated, with amounts) carry the opening/closing balance and totals.
+  let tableOpening: Kobo | null = openingRowBalances[0] ?? null;
+  let tableClosing: Kobo | null = null;
+  let tableDebit: Kobo | null = null;
+  let tableCredit: Kobo | null = null;
+  for (const a of scan.amountLines) {
+    const bal = a.cells.balance ? parseAmount(a.cells.balance) : null;
+    if (a.rowIndex === 0 || OPENING_LABEL.test(a.text)) {
+      if (bal && tableOpening === null && a.rowIndex === 0) tableOpening = signedBalance(bal.kobo, bal.marker);
+      continue;
+    }
+    // Mid-table amount lines are page carry-forwards (C/F, B/F), not the statement's figures.
+    if (a.rowIndex < scan.rows.length) continue;
+    if (bal) tableClosing = signedBalance(bal.kobo, bal.marker);
+    const d = a.cells.debit ? parseAmount(a.cells.debit) : null;
+    const c = a.cells.credit ? parseAmount(a.cells.credit) : null;
+    if (d) tableDebit = absKobo(d.kobo);
+    if (c) tableCredit = absKobo(c.kobo);
+  }
+
+  const currency = facts.currency ?? "NGN";
+  const signed = drafts.some((r) => r.cells.amount && /^\s*[-(]|[-)]\s*$/.test(r.cells.amount));
+  const txns: DraftTxn[] = [];
+  drafts.forEach((r, i) => {
+    const raw = raws[i];
+    if (!raw) return;
+    const date = resolveDate(raw, order);
+    const { debit, credit, unsided } = sides(r.cells, signed);
+    const b = r.cells.balance && !isEmptyAmount(r.cells.balance) ? parseAmount(r.cells.balance) : null;
+    txns.push({
+      raw: date,
+      sortKey: dateSortKey(date),
+      debit,
+      credit,
+      unsided,
+      balance: b ? signedBalance(b.kobo, b.marker) : null,
+      narration: tidy(r.cells.narration ?? ""),
+      reference: tidy(r.cells.reference ?? ""),
+      currency: r.cells.currency?.trim() || currency,
+    });
+  });
+  if (txns.length === 0) throw emptyStatement("The statement table has no readable transactions", coverage);
+
+  const result = reconcile(txns, {
+    opening: facts.opening ?? tableOpening,
+    closing: facts.closing ?? tableClosing,
+    totalDebit: facts.totalDebit ?? tableDebit,
+    totalCredit: facts.totalCredit ?? tableCredit,
+    debitCount: facts.debitCount,
+    creditCount: facts.creditCount,
+    creditTotalMayIncludeOpening: profile?.quirks.creditTotalIncludesOpening ?? facts.totalCredit === null,
+  });
+
+  const strays = drafts.flatMap((r) => r.dropped);
+  if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
+  const account = facts.accountNumber;
+  const scrub = accountScrubber(account);
+  const transactions: Transaction[] = result.rows.map((r) => ({
+    date: formatLagos(r.raw),
+    narration: scrub(r.narration),
+    debit: formatKobo(r.debit),
+    credit: formatKobo(r.credit),
+    balance: formatKobo(r.balance),
+    reference: scrub(r.reference),
+    currency: r.currency,
+  }));
+  const firstDate = result.rows[0]!.raw;
+  const lastDate = result.rows[result.rows.length - 1]!.raw;
+  const period = facts.period ? facts.period.map((d) => resolveDate(d, order)) : [firstDate, lastDate];
+  return {
+    format_version: FORMAT_VERSION,
+    metadata: {
+      bank: profile?.id ?? "unknown",
+      account_holder: scrub(facts.holder ?? ""),
+      account_number_masked: maskAccountNumber(account),
+      statement_period_start: formatLagos(dayStart(period[0]!)),
+      statement_period_end: formatLagos(dayStart(period[1]!)),
+      opening_balance: formatKobo(result.opening),
+      closing_balance: formatKobo(result.closing),
+    },
+    totals: { credit: formatKobo(result.totalCredit), debit: formatKobo(result.totalDebit) },
+    row_wise_reconcilable: result.rowWiseReconcilable,
+    transactions,
+    checks: result.checks,
+  };
+}
+
+/**
+ * The row's date: the date column with whatever continuation lines added to it (a year or a time
+ * on the next line) and the time column, else the date cell of the row's own line.
+ */
+function rowDate(cells: RoleTexts, dateText: string): RawDate | null {
+  const joined = [cells.date, cells.time].filter(Boolean).join(" ");
+  return scanDate(joined) ?? scanDate(dateText + (cells.time ? ` ${cells.time}` : "")) ?? scanDate(dateText);
+}
+
+const dayStart = (d: RawDate): RawDate => ({ ...d, hour: 0, minute: 0, second: 0 });
+
+const tidy = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** A balance marked DR is overdrawn (negative); CR or no marker keeps the printed sign. */
+function signedBalance(kobo: Kobo, marker: "DR" | "CR" | null): Kobo {
+  return marker === "DR" && kobo > 0n ? -kobo : kobo;
+}
+
+/** True when the row moves no money (both sides empty or zero). */
+function sideless(cells: RoleTexts): boolean {
+  const { debit, credit, unsided } = sides(cells, true);
+  return debit === 0n && credit === 0n && (unsided === null || unsided === 0n);
+}
+
+const DEBIT_WORD = /^(?:dr|d|debit|withdrawal|out)\.?$/i;
+const CREDIT_WORD = /^(?:cr|c|credit|deposit|in)\.?$/i;
+
+/**
+ * Debit and credit of a row from whichever columns the statement has: separate debit/credit
+ * columns (sign ignored: "-4100.00" under Money Out is a debit of 4100.00), one signed amount
+ * column, or an amount with a DR/CR column or suffix. An amount whose side nothing tells is
+ * returned as `unsided` for the reconciler to place from the balance movement.
+ */
+function sides(cells: RoleTexts, signedColumn: boolean): { debit: Kobo; credit: Kobo; unsided: Kobo | null } {
+  const read = (t: string | undefined) => (t && !isEmptyAmount(t) ? parseAmount(t) : null);
+  let debit = 0n;
+  let credit = 0n;
+  let unsided: Kobo | null = null;
+  const d = read(cells.debit);
+  const c = read(cells.credit);
+  if (d) debit += absKobo(d.kobo);
+  if (c) credit += absKobo(c.kobo);
+  const a = read(cells.amount);
+  if (a) {
+    const word = (cells.drcr ?? "").trim();
+    const abs = absKobo(a.kobo);
+    if (a.marker === "DR" || DEBIT_WORD.test(word)) debit += abs;
+    else if (a.marker === "CR" || CREDIT_WORD.test(word)) credit += abs;
+    else if (a.kobo < 0n) debit += abs;
+    else if (a.signed || signedColumn) credit += abs;
+    else unsided = abs;
+  }
+  return { debit, credit, unsided };
+}

@@ -1,0 +1,179 @@
+/**
+ * The engine's one date parser. A statement's dates are read in two steps: `scanDate` recognises
+ * a date form and keeps ambiguous numeric parts apart, then `resolveDate` applies the day/month
+ * order inferred once per document (`inferDayMonthOrder`) from all its dates. Output is ISO 8601
+ * with the Lagos offset (+01:00, no daylight saving), keeping the time when the statement has one.
+ */
+
+export type DayMonthOrder = "dmy" | "mdy";
+
+export interface RawDate {
+  year: number;
+  /** For named-month and ISO forms, month and day are certain. */
+  month: number;
+  day: number;
+  /** True when month/day come from `a/b/yyyy` and could be swapped. */
+  ambiguous: boolean;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6,
+  jul: 7, july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11,
+  november: 11, dec: 12, december: 12,
+};
+const MON = String.raw`(?<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const SEP = String.raw`[-/. ]\s*`;
+const TIME = String.raw`(?:[ T,]+(?<h>\d{1,2}):(?<mi>\d{2})(?::(?<s>\d{2})(?:\.\d+)?)?\s*(?<ap>[ap]\.?m\.?)?(?:Z|[+-]\d{2}:?\d{2})?)?`;
+
+const FORMS: RegExp[] = [
+  // 2024-01-03, 2024/01/03 (ISO order is never ambiguous)
+  new RegExp(String.raw`^(?<y>\d{4})[-/.](?<m>\d{1,2})[-/.](?<d>\d{1,2})${TIME}$`, "i"),
+  // 03-Jan-2024, 03 Jan 2024, 3 January, 2024, 03-JAN-24, 03Jan2024
+  new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?(?:${SEP})?${MON}\.?,?(?:${SEP})?(?<y>\d{4}|\d{2})${TIME}$`, "i"),
+  // Jan 03, 2024 / January 3 2024
+  new RegExp(String.raw`^${MON}\.?${SEP}(?<d>\d{1,2})(?:st|nd|rd|th)?,?${SEP}(?<y>\d{4}|\d{2})${TIME}$`, "i"),
+  // 2024 Jan 03 14:22:11
+  new RegExp(String.raw`^(?<y>\d{4})${SEP}${MON}${SEP}(?<d>\d{1,2})${TIME}$`, "i"),
+  // 03/01/2024, 03-01-24, 01/03/2024 02:13:00 PM (order resolved per document)
+  new RegExp(String.raw`^(?<a>\d{1,2})[-/.](?<b>\d{1,2})[-/.](?<y>\d{4}|\d{2})${TIME}$`, "i"),
+];
+
+function fullYear(y: string): number {
+  const n = Number(y);
+  // Two-digit years: statements are recent; 00-69 -> 2000s, 70-99 -> 1900s.
+  if (y.length === 2) return n < 70 ? 2000 + n : 1900 + n;
+  return n;
+}
+
+/** Recognises a whole string as a date (with optional time); null when it is not one. */
+export function scanDate(text: string): RawDate | null {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length < 6 || t.length > 40 || !/\d/.test(t)) return null;
+  for (const re of FORMS) {
+    const g = re.exec(t)?.groups;
+    if (!g) continue;
+    let hour = g.h ? Number(g.h) : 0;
+    const ap = g.ap?.toLowerCase().replace(/\./g, "");
+    if (ap === "pm" && hour < 12) hour += 12;
+    if (ap === "am" && hour === 12) hour = 0;
+    const minute = g.mi ? Number(g.mi) : 0;
+    const second = g.s ? Number(g.s) : 0;
+    if (hour > 23 || minute > 59 || second > 59) return null;
+    const year = fullYear(g.y ?? "");
+    if (year < 1900 || year > 2200) return null;
+    let month: number;
+    let day: number;
+    let ambiguous = false;
+    if (g.a !== undefined && g.b !== undefined) {
+      const a = Number(g.a);
+      const b = Number(g.b);
+      if (a < 1 || b < 1 || a > 31 || b > 31 || (a > 12 && b > 12)) return null;
+      // Stored as day=a, month=b (day-first, the Nigerian default); resolveDate may swap.
+      day = a;
+      month = b;
+      ambiguous = true;
+    } else {
+      month = g.mon ? (MONTHS[g.mon.toLowerCase()] ?? 0) : Number(g.m);
+      day = Number(g.d);
+    }
+    if (!ambiguous && !validDay(year, month, day)) return null;
+    return { year, month, day, ambiguous, hour, minute, second };
+  }
+  return null;
+}
+
+function validDay(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/**
+ * Day/month order of a document from all its numeric dates: a first part above 12 proves
+ * day-first, a second part above 12 proves month-first; otherwise the order under which the dates
+ * run monotonically (statements are sorted) wins, and day-first (the Nigerian convention) breaks ties.
+ */
+export function inferDayMonthOrder(dates: RawDate[]): DayMonthOrder {
+  const amb = dates.filter((d) => d.ambiguous);
+  let dmy = 0;
+  let mdy = 0;
+  for (const d of amb) {
+    if (d.day > 12) dmy++;
+    if (d.month > 12) mdy++;
+  }
+  if (dmy !== mdy) return dmy > mdy ? "dmy" : "mdy";
+  const disorder = (order: DayMonthOrder) => {
+    const keys = amb.map((d) => key(resolveDate(d, order)));
+    let up = 0;
+    let down = 0;
+    for (let i = 1; i < keys.length; i++) {
+      const a = keys[i - 1] ?? 0;
+      const b = keys[i] ?? 0;
+      if (b > a) up++;
+      else if (b < a) down++;
+    }
+    return Math.min(up, down);
+  };
+  return disorder("mdy") < disorder("dmy") ? "mdy" : "dmy";
+}
+
+const key = (d: RawDate) => d.year * 10000 + d.month * 100 + d.day;
+
+export function resolveDate(d: RawDate, order: DayMonthOrder): RawDate {
+  if (!d.ambiguous) return d;
+  const swap = order === "mdy" ? d.day <= 12 : d.month > 12;
+  const r = swap ? { ...d, day: d.month, month: d.day, ambiguous: false } : { ...d, ambiguous: false };
+  return validDay(r.year, r.month, r.day) ? r : { ...d, ambiguous: false, day: d.month, month: d.day };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+
+/** `2024-01-03T14:22:11+01:00` */
+export function formatLagos(d: RawDate): string {
+  return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}T${pad(d.hour)}:${pad(d.minute)}:${pad(d.second)}+01:00`;
+}
+
+/** Sort key of a resolved date, including time. */
+export function dateSortKey(d: RawDate): number {
+  return ((d.year * 100 + d.month) * 100 + d.day) * 100000 + d.hour * 3600 + d.minute * 60 + d.second;
+}
+
+/** Finds `date - date` / `date to date` in a statement-period text. */
+export function scanPeriod(text: string): [RawDate, RawDate] | null {
+  const t = text.replace(/^.*?(?:period|from)\s*:?\s*/i, "").trim();
+  const splitters = [/\s+(?:-|–|to|through|till|until)\s+/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}\s*[a-z])/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}[/.])/];
+  for (const re of splitters) {
+    const parts = t.split(re);
+    if (parts.length !== 2) continue;
+    const a = scanDate(parts[0] ?? "");
+    const b = scanDate(parts[1] ?? "");
+    if (a && b) return [a, b];
+  }
+  return null;
+}
+
+/** A day and month without a year ("02 Dec", "02-Dec"), as statements that print the year on a second line or not at all. */
+const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON}\.?$`, "i");
+
+export function scanPartialDate(text: string): { month: number; day: number } | null {
+  const g = PARTIAL.exec(text.trim())?.groups;
+  if (!g) return null;
+  const month = MONTHS[g.mon!.toLowerCase()] ?? 0;
+  const day = Number(g.d);
+  return month >= 1 && day >= 1 && day <= 31 ? { month, day } : null;
+}
+
+/** Places a yearless date in the statement period: the period's year in which that month falls. */
+export function completePartialDate(p: { month: number; day: number }, period: [RawDate, RawDate] | null, fallbackYear: number): RawDate {
+  let year = fallbackYear;
+  if (period) {
+    const [a, b] = period;
+    year = a.year === b.year || p.month >= a.month ? a.year : b.year;
+  }
+  return { year, month: p.month, day: p.day, ambiguous: false, hour: 0, minute: 0, second: 0 };
+}
+
+/** `14:22`, `14:22:11`, `02:13:00 PM`. */
+export const TIME_ONLY = /^\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$/i;

@@ -1,0 +1,49 @@
+import { createInflate } from "node:zlib";
+
+export interface InflateCount {
+  /** Bytes produced before the end, an error, or the limit. */
+  size: number;
+  /** The limit was reached (inflation stopped there). */
+  overLimit: boolean;
+  /** The output itself, only when asked for and within the limit. */
+  bytes?: Uint8Array;
+}
+
+/**
+ * Inflates a zlib stream chunk by chunk, counting, and stops as soon as `limit` bytes came out,
+ * so a bomb costs the guard at most one chunk of memory. Corrupt data counts what came out
+ * before the damage: pdf.js keeps that much too, so a bomb followed by garbage is still a bomb.
+ */
+export function countInflated(data: Uint8Array, limit: number, keep = false): Promise<InflateCount> {
+  return new Promise((resolve) => {
+    const z = createInflate();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (overLimit: boolean) => {
+      if (done) return;
+      done = true;
+      z.removeAllListeners("data");
+      z.destroy();
+      resolve({ size, overLimit, ...(keep && !overLimit ? { bytes: join(chunks, size) } : {}) });
+    };
+    z.on("data", (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size > limit) return finish(true);
+      if (keep) chunks.push(chunk);
+    });
+    z.on("end", () => finish(false));
+    z.on("error", () => finish(false));
+    z.end(data);
+  });
+}
+
+function join(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

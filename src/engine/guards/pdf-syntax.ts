@@ -1,0 +1,212 @@
+/**
+ * One linear pass over PDF object syntax that records only what the guards need: how deep arrays
+ * and dictionaries nest, what the page tree claims, and where the streams are with their filters.
+ * It is not a PDF parser: it never follows references and tolerates any garbage (which it skips),
+ * so its cost is one read of the file whatever the file contains.
+ */
+
+export interface StreamRef {
+  /** Stream data as stored (still encoded). */
+  data: Uint8Array;
+  /** Filter names in order, e.g. ["FlateDecode"]; empty when unfiltered or the filter is indirect. */
+  filters: string[];
+  /** /Type of the stream dictionary, e.g. "ObjStm". */
+  type?: string;
+}
+
+export interface PdfSyntax {
+  /** Deepest array/dictionary nesting seen (stops counting at the limit). */
+  maxDepth: number;
+  depthExceeded: boolean;
+  /** Largest /Count of a /Type /Pages dictionary, or 0. */
+  pagesCountClaim: number;
+  streams: StreamRef[];
+  javaScript: boolean;
+  embeddedFiles: boolean;
+}
+
+interface DictFrame {
+  kind: "dict";
+  /** Key waiting for its value. */
+  key: string | null;
+  /** Key of the latest value, so a following `R` can mark it indirect. */
+  lastKey: string | null;
+  type?: string;
+  count?: number;
+  filters?: string[];
+  length?: number | null;
+}
+interface ArrayFrame {
+  kind: "array";
+  names: string[];
+}
+type Frame = DictFrame | ArrayFrame;
+
+const WS = new Uint8Array(256);
+for (const c of [0, 9, 10, 12, 13, 32]) WS[c] = 1;
+const DELIM = new Uint8Array(256);
+for (const c of "()<>[]{}/%") DELIM[c.charCodeAt(0)] = 1;
+
+const ENDSTREAM = Buffer.from("endstream", "latin1");
+/** Arrays longer than this keep only their first names (a /Filter chain is never this long). */
+const MAX_ARRAY_NAMES = 8;
+
+/** `#xx` escapes in names are decoded, as pdf.js does, so /Fl#61teDecode is still seen as Flate. */
+function decodeName(raw: string): string {
+  return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+}
+
+export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number): PdfSyntax {
+  const n = bytes.length;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: PdfSyntax = { maxDepth: 0, depthExceeded: false, pagesCountClaim: 0, streams: [], javaScript: false, embeddedFiles: false };
+  const stack: Frame[] = [];
+  // The dictionary that closed at top level with nothing after it yet: the dictionary of a
+  // `stream` keyword if one follows.
+  let lastTopDict: DictFrame | null = null;
+
+  const top = (): Frame | undefined => stack[stack.length - 1];
+  const push = (f: Frame): boolean => {
+    stack.push(f);
+    if (stack.length > out.maxDepth) out.maxDepth = stack.length;
+    if (stack.length > maxDepth) {
+      out.depthExceeded = true;
+      return false;
+    }
+    return true;
+  };
+  /** A value (scalar or closed container) arrived in the current container. */
+  const value = (v: { name?: string; num?: number; names?: string[] }) => {
+    const f = top();
+    if (!f) return;
+    if (f.kind === "array") {
+      if (v.name !== undefined && f.names.length < MAX_ARRAY_NAMES) f.names.push(v.name);
+      return;
+    }
+    if (f.key === null) {
+      if (v.name !== undefined) f.key = v.name; // a name where a key belongs is the next key
+      return; // the generation number of an `N G R` reference
+    }
+    const key = f.key;
+    if (key === "Type" && v.name !== undefined) f.type = v.name;
+    else if (key === "Count" && v.num !== undefined) f.count = v.num;
+    else if (key === "Length" && v.num !== undefined) f.length = v.num;
+    else if (key === "Filter") f.filters = v.name !== undefined ? [v.name] : (v.names ?? []);
+    f.lastKey = key;
+    f.key = null;
+  };
+  const closeDict = (f: DictFrame) => {
+    if (f.type === "Pages" && f.count !== undefined && f.count > out.pagesCountClaim) out.pagesCountClaim = f.count;
+    if (stack.length === 0) lastTopDict = f;
+    else value({});
+  };
+
+  let i = 0;
+  while (i < n) {
+    const c = bytes[i]!;
+    if (WS[c]) {
+      i++;
+      continue;
+    }
+    const wasTopDict: DictFrame | null = lastTopDict;
+    lastTopDict = null;
+    if (c === 0x25 /* % */) {
+      while (i < n && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i++;
+      lastTopDict = wasTopDict; // a comment may sit between a dictionary and `stream`
+    } else if (c === 0x28 /* ( */) {
+      let depth = 0;
+      for (; i < n; i++) {
+        const b = bytes[i];
+        if (b === 0x5c /* \ */) i++;
+        else if (b === 0x28) depth++;
+        else if (b === 0x29 && --depth === 0) break;
+      }
+      i++;
+      value({});
+    } else if (c === 0x3c /* < */) {
+      if (bytes[i + 1] === 0x3c) {
+        i += 2;
+        if (!push({ kind: "dict", key: null, lastKey: null })) return out;
+      } else {
+        const end = buf.indexOf(0x3e, i);
+        i = end < 0 ? n : end + 1;
+        value({});
+      }
+    } else if (c === 0x3e /* > */) {
+      i += bytes[i + 1] === 0x3e ? 2 : 1;
+      const f = top();
+      if (f?.kind === "dict") {
+        stack.pop();
+        closeDict(f);
+      }
+    } else if (c === 0x5b /* [ */) {
+      i++;
+      if (!push({ kind: "array", names: [] })) return out;
+    } else if (c === 0x5d /* ] */) {
+      i++;
+      const f = top();
+      if (f?.kind === "array") {
+        stack.pop();
+        value({ names: f.names });
+      }
+    } else if (c === 0x7b || c === 0x7d || c === 0x29) {
+      i++; // PostScript calculator braces and stray parentheses carry nothing we need
+    } else if (c === 0x2f /* / */) {
+      const start = ++i;
+      while (i < n && !WS[bytes[i]!] && !DELIM[bytes[i]!]) i++;
+      const name = decodeName(buf.toString("latin1", start, i));
+      if (name === "JavaScript" || name === "JS") out.javaScript = true;
+      else if (name === "EmbeddedFile" || name === "EmbeddedFiles") out.embeddedFiles = true;
+      value({ name });
+    } else {
+      const start = i;
+      while (i < n && !WS[bytes[i]!] && !DELIM[bytes[i]!]) i++;
+      if (i === start) {
+        i++;
+        continue;
+      }
+      const word = buf.toString("latin1", start, i);
+      if (word === "stream") {
+        i = skipStream(bytes, buf, i, wasTopDict, out.streams);
+      } else if (word === "obj" || word === "endobj") {
+        // Objects are parsed one by one: an unclosed bracket in one never deepens the next.
+        stack.length = 0;
+      } else if (word === "R") {
+        const f = top();
+        if (f?.kind === "dict" && f.lastKey === "Length") f.length = null;
+        if (f?.kind === "dict" && f.lastKey === "Filter") f.filters = [];
+      } else {
+        const num = Number(word);
+        value(Number.isFinite(num) ? { num } : {});
+      }
+    }
+  }
+  return out;
+}
+
+/** Records the stream that starts after the `stream` keyword at `i` and returns where lexing resumes. */
+function skipStream(bytes: Uint8Array, buf: Buffer, i: number, dict: DictFrame | null, streams: StreamRef[]): number {
+  const n = bytes.length;
+  if (bytes[i] === 0x0d) i++;
+  if (bytes[i] === 0x0a) i++;
+  let end = -1;
+  const declared = dict?.length;
+  if (typeof declared === "number" && declared >= 0 && i + declared <= n) {
+    let j = i + declared;
+    while (j < n && WS[bytes[j]!]) j++;
+    if (buf.indexOf(ENDSTREAM, j) === j) end = i + declared;
+  }
+  let resume: number;
+  if (end >= 0) {
+    resume = end;
+  } else {
+    // The length lies or is indirect: pdf.js also falls back to searching for `endstream`.
+    const found = buf.indexOf(ENDSTREAM, i);
+    end = found < 0 ? n : found;
+    resume = end;
+    if (end > i && bytes[end - 1] === 0x0a) end--;
+    if (end > i && bytes[end - 1] === 0x0d) end--;
+  }
+  streams.push({ data: bytes.subarray(i, end), filters: dict?.filters ?? [], ...(dict?.type ? { type: dict.type } : {}) });
+  return resume;
+}

@@ -1,0 +1,124 @@
+import { payloadTooLarge, tooManyPages, unsupportedFormat } from "../../errors.ts";
+import { ascii85Decode, asciiHexDecode, lzwDecode, runLengthDecode } from "./filters.ts";
+import { countInflated, type InflateCount } from "./inflate.ts";
+import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
+import { type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
+
+export interface PdfGuardReport {
+  pagesCountClaim: number;
+  maxDepth: number;
+  streams: number;
+  /** Bytes the streams decode to (Flate, LZW, RunLength), as counted. */
+  inflatedBytes: number;
+  javaScript: boolean;
+  embeddedFiles: boolean;
+}
+
+/**
+ * Checks a PDF before pdf.js opens it: page-tree claim against MAX_PAGES (413 too_many_pages),
+ * nesting depth (422 unsupported_format) and what its streams decode to (Flate, LZW, RunLength,
+ * and ASCII85/ASCIIHex in front of them), per stream and in total (413 payload_too_large). Object streams are inflated and scanned too, since the page tree
+ * and deep nesting can hide in them. JavaScript and embedded files are only reported: text
+ * extraction never runs or opens them.
+ */
+export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLimits> = {}): Promise<PdfGuardReport> {
+  const limits = pdfGuardLimits(overrides);
+  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false };
+  const absorb = (s: PdfSyntax) => {
+    if (s.depthExceeded) throw unsupportedFormat(`The PDF nests arrays or dictionaries more than ${limits.maxNestingDepth} levels deep`);
+    report.pagesCountClaim = Math.max(report.pagesCountClaim, s.pagesCountClaim);
+    report.maxDepth = Math.max(report.maxDepth, s.maxDepth);
+    report.streams += s.streams.length;
+    report.javaScript ||= s.javaScript;
+    report.embeddedFiles ||= s.embeddedFiles;
+    checkPageClaim(report.pagesCountClaim, limits.maxPages);
+  };
+  const top = scanPdfSyntax(bytes, limits.maxNestingDepth);
+  absorb(top);
+  // Inflated object streams are scanned once, and streams cannot nest inside them, so this ends.
+  for (const stream of top.streams) {
+    const objects = await inflateStream(stream, limits, report);
+    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth));
+  }
+  return report;
+}
+
+export function checkPageClaim(claim: number, maxPages: number): void {
+  if (claim > maxPages) throw tooManyPages(`The PDF's page tree claims ${claim} pages; at most ${maxPages} are accepted`);
+}
+
+type Stage = "flate" | "lzw" | "runlength" | "ascii85" | "asciihex";
+
+/** pdf.js's names and abbreviations for the filters it decodes; image-only filters end the chain. */
+const STAGES: Record<string, Stage> = {
+  FlateDecode: "flate",
+  Fl: "flate",
+  LZWDecode: "lzw",
+  LZW: "lzw",
+  RunLengthDecode: "runlength",
+  RL: "runlength",
+  ASCII85Decode: "ascii85",
+  A85: "ascii85",
+  ASCIIHexDecode: "asciihex",
+  AHx: "asciihex",
+};
+
+/**
+ * Decodes a stream's filter chain just far enough to know its size, within the per-stream and
+ * total limits; returns the bytes of an object stream (to be scanned), nothing otherwise. The
+ * chain stops at the first filter pdf.js only applies to images (DCT, JPX, CCITT, JBIG2).
+ */
+async function inflateStream(stream: StreamRef, limits: PdfGuardLimits, report: PdfGuardReport): Promise<Uint8Array | undefined> {
+  const stages = leadingStages(stream.filters);
+  let data = stream.data;
+  for (const [k, stage] of stages.entries()) {
+    const remaining = limits.maxInflatedBytes - report.inflatedBytes;
+    const limit = Math.min(limits.maxStreamInflatedBytes, remaining);
+    const keep = k < stages.length - 1 || stream.type === "ObjStm";
+    const r = await decodeStage(stage, data, limit, keep);
+    // Shrinking stages (hex, base-85) are not decompression: only growth counts against the budget.
+    if (stage !== "asciihex" && stage !== "ascii85") report.inflatedBytes += r.size;
+    if (r.overLimit) {
+      throw payloadTooLarge(
+        limit === remaining
+          ? `The PDF's compressed streams inflate to more than ${limits.maxInflatedBytes} bytes`
+          : `A compressed stream in the PDF inflates to more than ${limits.maxStreamInflatedBytes} bytes`,
+      );
+    }
+    if (!r.bytes) return undefined;
+    data = r.bytes;
+  }
+  return stages.length > 0 && stream.type === "ObjStm" ? data : undefined;
+}
+
+async function decodeStage(stage: Stage, data: Uint8Array, limit: number, keep: boolean): Promise<InflateCount> {
+  switch (stage) {
+    case "flate":
+      return countInflated(data, limit, keep);
+    case "lzw": {
+      // /EarlyChange is a decode parameter the scan does not read: count both ways, keep the larger.
+      const a = lzwDecode(data, limit, keep, 1);
+      if (a.overLimit) return a;
+      const b = lzwDecode(data, limit, false, 0);
+      return b.overLimit || b.size > a.size ? { ...b, ...(keep && !b.overLimit ? { bytes: lzwDecode(data, limit, true, 0).bytes } : {}) } : a;
+    }
+    case "runlength":
+      return runLengthDecode(data, limit, keep);
+    case "ascii85":
+      return ascii85Decode(data, limit);
+    case "asciihex": {
+      const bytes = asciiHexDecode(data);
+      return { size: bytes.length, overLimit: false, bytes };
+    }
+  }
+}
+
+function leadingStages(filters: string[]): Stage[] {
+  const stages: Stage[] = [];
+  for (const f of filters) {
+    const stage = STAGES[f];
+    if (!stage) break;
+    stages.push(stage);
+  }
+  return stages;
+}

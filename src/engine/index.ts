@@ -1,0 +1,107 @@
+/**
+ * The parsing engine's public surface. Everything here is pure TypeScript over bytes in memory:
+ * no HTTP, no database, no disk. Extraction (pdfjs, exceljs) is the only I/O-like stage; layout,
+ * rows, metadata and reconciliation are pure functions of the extracted document.
+ */
+import { unsupportedFormat } from "../errors.ts";
+import { assembleStatement } from "./assemble.ts";
+import { BANK_PROFILES } from "./banks/profiles.ts";
+import { guardPdf } from "./guards/index.ts";
+import { extractHtmlTables } from "./html/extract.ts";
+import { assertHasText, checkPageCount, extractPages, openPdf, pdfProducer } from "./pdf/extract.ts";
+import { sniff } from "./sniff.ts";
+import type { ExtractedDocument, PageText, ParseOptions, ParseResponse } from "./types.ts";
+import { extractXlsx } from "./xlsx/extract.ts";
+
+export { assembleStatement } from "./assemble.ts";
+export { toCsv } from "./csv.ts";
+export { findStatementPii, type StatementPii } from "./pii.ts";
+export type { ExtractedDocument, PageText, ParseOptions, ParseResponse, Progress, SheetTable, Transaction } from "./types.ts";
+
+export interface DocumentInfo {
+  kind: "pdf" | "sheet";
+  pageCount: number;
+  producer: string;
+}
+
+/** Defaults equal to the service configuration's (src/config.ts). */
+const DEFAULT_MAX_XLSX_ROWS = 200_000;
+const DEFAULT_MAX_XLSX_INFLATED_BYTES = 200 * 1024 * 1024;
+
+/** Sniffs the bytes (not a file name), opens the document, throws AppError (unsupported_format, encrypted_source, too_many_pages...). */
+export async function inspectDocument(bytes: Uint8Array, opts: { password?: string; maxPages?: number }): Promise<DocumentInfo> {
+  const kind = sniff(bytes);
+  if (kind === "pdf") {
+    await guardPdf(bytes, { maxPages: opts.maxPages });
+    const doc = await openPdf(bytes, opts.password);
+    try {
+      checkPageCount(doc.numPages, opts.maxPages);
+      return { kind: "pdf", pageCount: doc.numPages, producer: await pdfProducer(doc) };
+    } finally {
+      await doc.destroy();
+    }
+  }
+  // Sheets are counted as one "page" each for progress; their size limits apply at extraction.
+  return { kind: "sheet", pageCount: 1, producer: kind === "html" ? "html" : "xlsx" };
+}
+
+/** PDF only: text items of pages first..last (1-based, inclusive), calling onPage(n) after each page. */
+export async function extractPdfPages(
+  bytes: Uint8Array,
+  opts: { password?: string; first: number; last: number; onPage?: (page: number) => void; signal?: AbortSignal },
+): Promise<PageText[]> {
+  if (sniff(bytes) !== "pdf") throw unsupportedFormat("Not a PDF");
+  // The page claim was checked by inspectDocument before the document was split into ranges.
+  await guardPdf(bytes, { maxPages: Number.MAX_SAFE_INTEGER });
+  return (await extractPages(bytes, opts)).pages;
+}
+
+/** Whole document to the extracted form (PDF pages or sheet tables). */
+export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Promise<ExtractedDocument> {
+  const kind = sniff(bytes);
+  if (kind === "pdf") {
+    const { pages, pageCount, producer } = await extractPagesChecked(bytes, opts);
+    return { kind: "pdf", pageCount, producer, pages };
+  }
+  opts.onProgress?.({ stage: "extract", current: 0, total: 1 });
+  const sheets =
+    kind === "html"
+      ? extractHtmlTables(bytes)
+      : await extractXlsx(bytes, {
+          maxRows: opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS,
+          maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES,
+        });
+  opts.onProgress?.({ stage: "extract", current: 1, total: 1 });
+  return { kind: "sheet", producer: kind, sheets };
+}
+
+async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
+  let total = 0;
+  await guardPdf(bytes, { maxPages: opts.limits?.maxPages });
+  const result = await extractPages(bytes, {
+    password: opts.password,
+    maxPages: opts.limits?.maxPages,
+    first: 1,
+    last: Number.MAX_SAFE_INTEGER,
+    signal: opts.signal,
+    onTotal: (n) => (total = n),
+    onPage: (n) => opts.onProgress?.({ stage: "extract", current: n, total }),
+  });
+  assertHasText(result.pages);
+  return result;
+}
+
+/** Convenience: inspect + extract + assemble in this thread, with progress (stage, current, total). */
+export async function parseStatement(bytes: Uint8Array, opts: ParseOptions = {}): Promise<ParseResponse> {
+  const doc = await extractDocument(bytes, opts);
+  opts.signal?.throwIfAborted();
+  opts.onProgress?.({ stage: "assemble", current: 0, total: 1 });
+  const result = assembleStatement(doc, { bank: opts.bank });
+  opts.onProgress?.({ stage: "assemble", current: 1, total: 1 });
+  return result;
+}
+
+/** Supported banks for GET /v1/banks: id, display name, formats ("pdf","xlsx"). */
+export function listBanks(): { id: string; name: string; formats: string[] }[] {
+  return BANK_PROFILES.map((p) => ({ id: p.id, name: p.name, formats: [...p.formats] }));
+}

@@ -1,0 +1,120 @@
+import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
+import { isEmptyAmount, parseAmount } from "../money.ts";
+
+/**
+ * A cell is a run of text on one line that belongs to one column. Its kind decides which columns
+ * it may go to: dates to date columns, money to amount columns, text to text columns.
+ */
+export type CellKind = "date" | "time" | "money" | "empty" | "integer" | "drcr" | "text";
+
+export interface Cell {
+  text: string;
+  x0: number;
+  x1: number;
+  kind: CellKind;
+  /** Words of a text cell with their extents, so a run that crosses a column edge can be cut there. */
+  words?: Token[];
+}
+
+const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
+
+export function cellKind(text: string): CellKind {
+  const t = text.trim();
+  if (DRCR.test(t)) return "drcr";
+  if (isEmptyAmount(t)) return "empty";
+  if (scanDate(t) || scanPartialDate(t)) return "date";
+  if (TIME_ONLY.test(t)) return "time";
+  const a = parseAmount(t);
+  if (a) return a.moneyShaped || a.signed ? "money" : "integer";
+  return "text";
+}
+
+/** Longest date made of 1..MAX_DATE_TOKENS consecutive tokens ("02 May 2023 08:21:07 PM" is 5). */
+const MAX_DATE_TOKENS = 6;
+
+/** Cheap pre-check before trying date spans: dates start with a digit or a month name. */
+const DATE_START = /^(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
+export interface Token {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * Splits a run of text into typed cells: date spans, amounts and placeholders stand alone, and
+ * consecutive text words stay together. Used on each merged run of a line, so a producer that
+ * draws "497.51 01/07/2025" as one string still yields an amount cell and a date cell.
+ */
+export function splitTyped(tokens: Token[]): Cell[] {
+  const out: Cell[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    let taken = 0;
+    const maxN = DATE_START.test(tokens[i]!.text) ? Math.min(MAX_DATE_TOKENS, tokens.length - i) : 0;
+    for (let n = maxN; n >= 1; n--) {
+      const span = tokens.slice(i, i + n);
+      const text = span.map((t) => t.text).join(" ");
+      // A lone number token is not a date unless it is written as one (03/01/2024).
+      if (scanDate(text) || (n <= 2 && scanPartialDate(text))) {
+        out.push({ text, x0: span[0]!.x0, x1: span[n - 1]!.x1, kind: "date" });
+        taken = n;
+        break;
+      }
+    }
+    if (taken === 0) {
+      const t = tokens[i]!;
+      // A currency code or sign standing apart from its number belongs to it.
+      const next = tokens[i + 1];
+      if (next && TIME_ONLY.test(t.text) && /^[ap]\.?m\.?$/i.test(next.text)) {
+        out.push({ text: `${t.text} ${next.text}`, x0: t.x0, x1: next.x1, kind: "time" });
+        i += 2;
+        continue;
+      }
+      if (next && /^(?:₦|NGN|N|\$|#)$/.test(t.text) && /^[\d(+-]/.test(next.text)) {
+        const text = `${t.text}${next.text}`;
+        out.push({ text, x0: t.x0, x1: next.x1, kind: cellKind(text) });
+        taken = 2;
+      } else {
+        let kind = cellKind(t.text);
+        const prev = out[out.length - 1];
+        // "Debit" or "CR" inside a phrase ("Total Debit") is a word, not a DR/CR marker.
+        if (kind === "drcr" && (prev?.kind === "text" || (tokens[i + 1] && cellKind(tokens[i + 1]!.text) === "text"))) kind = "text";
+        // A number inside a phrase ("... TRANSACTION 103265", "SALARY APR 2024 ...") is part of the text.
+        if (kind === "integer" && prev?.kind === "text") kind = "text";
+        if (kind === "text" && prev?.kind === "text") {
+          prev.text += ` ${t.text}`;
+          prev.x1 = t.x1;
+          prev.words?.push(t);
+        } else {
+          out.push({ text: t.text, x0: t.x0, x1: t.x1, kind, ...(kind === "text" ? { words: [t] } : {}) });
+        }
+        taken = 1;
+      }
+    }
+    i += taken;
+  }
+  // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR").
+  for (let k = out.length - 2; k >= 0; k--) {
+    const a = out[k]!;
+    const b = out[k + 1]!;
+    if (a.kind === "money" && b.kind === "drcr" && /^(?:DR|CR)$/i.test(b.text)) {
+      a.text = `${a.text} ${b.text}`;
+      a.x1 = b.x1;
+      out.splice(k + 1, 1);
+    }
+  }
+  return out;
+}
+
+/** Words of a string with x extents estimated in proportion to character counts. */
+export function tokensOf(text: string, x0: number, x1: number): Token[] {
+  const tokens: Token[] = [];
+  const width = Math.max(0, x1 - x0);
+  const len = text.length || 1;
+  const re = /\S+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    tokens.push({ text: m[0], x0: x0 + (width * m.index) / len, x1: x0 + (width * (m.index + m[0].length)) / len });
+  }
+  return tokens;
+}

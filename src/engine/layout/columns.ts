@@ -1,0 +1,302 @@
+import type { Cell, CellKind } from "./cells.ts";
+import type { Column, ColumnRole } from "./header.ts";
+import type { Line } from "./lines.ts";
+
+/**
+ * Assigns a line's cells to the header's columns. Cells and columns are both in x order, so the
+ * assignment is monotone: a dynamic programme over (cell, column) minimises horizontal distance
+ * plus a type penalty (a date never goes to an amount column, an amount never to a date column).
+ * That keeps right-aligned numbers that overhang their header, left-aligned ones that start under
+ * it, and pages whose columns shifted (a blank narration column squeezed away) all in place.
+ */
+
+/** Roles that hold at most one cell per line. */
+const SINGLE: ReadonlySet<ColumnRole> = new Set(["date", "time", "value_date", "debit", "credit", "amount", "balance", "drcr", "currency"]);
+const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
+const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+
+const FORBIDDEN = 1e6;
+/** Penalty (in units of page-width percent) for putting a cell where its type rarely goes. */
+const UNUSUAL = 6;
+/** Penalty for leaving a date or amount in a text column when its own column is free. */
+const SOFT = 1;
+/** Penalty for a part of a date (a time, a year) in a date column. */
+const NEAR_MISS = 0.5;
+
+function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
+  switch (kind) {
+    case "date":
+      if (role === "date" || role === "value_date") return 0;
+      return TEXTUAL.has(role) ? UNUSUAL : FORBIDDEN;
+    case "time":
+      if (role === "time") return 0;
+      if (role === "date" || role === "value_date") return NEAR_MISS;
+      return TEXTUAL.has(role) ? UNUSUAL : FORBIDDEN;
+    case "money":
+      if (MONEY.has(role)) return 0;
+      return TEXTUAL.has(role) ? UNUSUAL : FORBIDDEN;
+    case "empty":
+      if (MONEY.has(role) || role === "drcr") return 0;
+      return TEXTUAL.has(role) ? SOFT : FORBIDDEN;
+    case "integer":
+      if (role === "reference" || role === "narration" || role === "other") return 0;
+      // The year of a date printed over two lines ("02 Dec" / "2024").
+      if ((role === "date" || role === "value_date") && /^(?:19|20)\d\d$/.test(text.trim())) return NEAR_MISS;
+      return MONEY.has(role) ? SOFT : FORBIDDEN;
+    case "drcr":
+      if (role === "drcr") return 0;
+      return TEXTUAL.has(role) ? 0.5 : FORBIDDEN;
+    case "text":
+      if (role === "time") return FORBIDDEN;
+      // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
+      if (role === "drcr") return NEAR_MISS;
+      if (role === "currency") return /^[A-Z]{3}$/.test(text.trim()) ? 0 : FORBIDDEN;
+      return TEXTUAL.has(role) ? 0 : FORBIDDEN;
+  }
+}
+
+/** Horizontal cost: gap between the cell and the column band, in percent of the page width. */
+function distanceCost(cell: Cell, col: Column, width: number): number {
+  const overlap = Math.min(cell.x1, col.x1) - Math.max(cell.x0, col.x0);
+  if (overlap > 0) {
+    // Prefer the column the cell overlaps most (share of the cell inside the band).
+    const share = overlap / Math.max(cell.x1 - cell.x0, 1e-6);
+    return (1 - share) * 0.5;
+  }
+  const gap = -overlap;
+  return (gap / width) * 100;
+}
+
+export interface Assigned {
+  /** Cells per column index, in x order. */
+  byColumn: Cell[][];
+  /** Cells that fit no column (a stray mark, a second amount where one is allowed): left out, never guessed. */
+  dropped: Cell[];
+  /** Total cost of the placement. */
+  cost: number;
+}
+
+/** Cost of leaving a cell out; above any plausible placement, below a forbidden one. */
+const DROP = 12;
+
+/**
+ * States are "columns 0..s-1 may no longer take a new cell" (s = last used column + 1; 0 = none yet).
+ * Each cell is placed in a column at or right of the state, or dropped at cost DROP. O(n * m^2).
+ */
+export function assignCells(line: Line, columns: Column[], distanceWeight = 1): Assigned {
+  const n = line.cells.length;
+  const m = columns.length;
+  const byColumn: Cell[][] = columns.map(() => []);
+  if (n === 0 || m === 0) return { byColumn, dropped: [...line.cells], cost: n * DROP };
+  const width = line.pageWidth || 1;
+  const states = m + 1;
+  // cost[i][s]: best total after cells 0..i ending in state s; back[i][s]: the state before cell i,
+  // or -1 - state when cell i was dropped (state unchanged).
+  let prev = new Float64Array(states).fill(Infinity);
+  prev[0] = 0;
+  const back: Int32Array[] = [];
+  for (let i = 0; i < n; i++) {
+    const cell = line.cells[i]!;
+    const cur = new Float64Array(states).fill(Infinity);
+    const bk = new Int32Array(states).fill(0);
+    for (let s = 0; s < states; s++) {
+      const dropCost = prev[s]! + DROP;
+      if (dropCost < cur[s]!) {
+        cur[s] = dropCost;
+        bk[s] = -1 - s;
+      }
+    }
+    for (let j = 0; j < m; j++) {
+      const col = columns[j]!;
+      const own = typeCost(cell.kind, col.role, cell.text);
+      if (own >= FORBIDDEN) continue;
+      const total = own + distanceWeight * distanceCost(cell, col, width);
+      // From states whose last column is left of j, or j itself when it may hold several cells.
+      const maxState = SINGLE.has(col.role) ? j : j + 1;
+      let best = Infinity;
+      let arg = -1;
+      for (let p = 0; p <= maxState; p++) {
+        if (prev[p]! < best) {
+          best = prev[p]!;
+          arg = p;
+        }
+      }
+      if (arg >= 0 && best + total < cur[j + 1]!) {
+        cur[j + 1] = best + total;
+        bk[j + 1] = arg;
+      }
+    }
+    back.push(bk);
+    prev = cur;
+  }
+  let s = 0;
+  for (let k = 1; k < states; k++) if (prev[k]! < prev[s]!) s = k;
+  const cost = prev[s]!;
+  const dropped: Cell[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const b = back[i]![s]!;
+    if (b < 0) {
+      dropped.unshift(line.cells[i]!);
+      s = -1 - b;
+    } else {
+      byColumn[s - 1]!.unshift(line.cells[i]!);
+      s = b;
+    }
+  }
+  return { byColumn, dropped, cost };
+}
+
+
+/** Numbers in one column share a right (or left) edge within this many points (sheets: columns). */
+const ALIGN_TOLERANCE = 1.5;
+/** A group of aligned numbers is column evidence when it has at least this many members. */
+const MIN_ALIGNED = 2;
+
+/** Gap left between a text band and the next column, in average label character widths. */
+const TEXT_BAND_MARGIN = 1;
+
+interface Group {
+  x0: number;
+  x1: number;
+  count: number;
+}
+
+/** Clusters values that lie within ALIGN_TOLERANCE of their neighbour; returns a cluster id per input. */
+function clusterIds(values: number[], tol: number): { ids: number[]; sizes: number[] } {
+  const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const ids = new Array<number>(values.length).fill(0);
+  const sizes: number[] = [];
+  let id = -1;
+  let prev = -Infinity;
+  for (const [v, i] of order) {
+    if (v - prev > tol) {
+      id++;
+      sizes.push(0);
+    }
+    ids[i] = id;
+    sizes[id]!++;
+    prev = v;
+  }
+  return { ids, sizes };
+}
+
+/**
+ * Widens the amount columns to the extents of the numbers printed under them. Headers are often
+ * left-aligned while numbers are right-aligned to the cell's far edge (Zenith), so header extents
+ * alone misplace numbers; numbers of one column share an edge, which finds the real bands.
+ */
+export function widenColumns(columns: Column[], body: Line[]): Column[] {
+  const cells: Cell[] = [];
+  for (const line of body) {
+    if (!line.cells.some((c) => c.kind === "date")) continue;
+    for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
+  }
+  const tol = (line0: Line | undefined) => (line0 && line0.pageWidth < 200 ? 0.2 : ALIGN_TOLERANCE);
+  const t = tol(body[0]);
+  const right = clusterIds(cells.map((c) => c.x1), t);
+  const left = clusterIds(cells.map((c) => c.x0), t);
+  const groups = new Map<string, Group>();
+  cells.forEach((c, i) => {
+    const r = right.ids[i]!;
+    const l = left.ids[i]!;
+    const key = right.sizes[r]! >= left.sizes[l]! ? `r${r}` : `l${l}`;
+    const g = groups.get(key);
+    if (g) {
+      g.x0 = Math.min(g.x0, c.x0);
+      g.x1 = Math.max(g.x1, c.x1);
+      g.count++;
+    } else groups.set(key, { x0: c.x0, x1: c.x1, count: 1 });
+  });
+  // Merge groups that overlap (one column seen through both of its edges).
+  const list = [...groups.values()].filter((g) => g.count >= MIN_ALIGNED).sort((a, b) => a.x0 - b.x0);
+  const merged: Group[] = [];
+  for (const g of list) {
+    const last = merged[merged.length - 1];
+    if (last && Math.min(last.x1, g.x1) - Math.max(last.x0, g.x0) > 0.5 * Math.min(last.x1 - last.x0, g.x1 - g.x0)) {
+      last.x0 = Math.min(last.x0, g.x0);
+      last.x1 = Math.max(last.x1, g.x1);
+      last.count += g.count;
+    } else merged.push({ ...g });
+  }
+  const moneyIdx = columns.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
+  const out = columns.map((c) => ({ ...c }));
+  const widen = (j: number, g: Group) => {
+    const col = out[j]!;
+    col.x0 = Math.min(col.x0, g.x0);
+    col.x1 = Math.max(col.x1, g.x1);
+  };
+  if (merged.length === moneyIdx.length) {
+    merged.forEach((g, k) => widen(moneyIdx[k]!, g));
+  } else {
+    for (const g of merged) {
+      let best = -1;
+      let bestD = Infinity;
+      for (const j of moneyIdx) {
+        const col = columns[j]!;
+        const d = Math.max(0, Math.max(col.x0, g.x0) - Math.min(col.x1, g.x1));
+        if (d < bestD) {
+          bestD = d;
+          best = j;
+        }
+      }
+      if (best >= 0) widen(best, g);
+    }
+  }
+  // Text and date columns are left-aligned under their label and run up to the next column.
+  for (let j = 0; j + 1 < out.length; j++) {
+    const col = out[j]!;
+    if (MONEY.has(col.role)) continue;
+    col.x1 = Math.max(col.x1, out[j + 1]!.x0 - TEXT_BAND_MARGIN * (col.x1 - col.x0) / Math.max(col.label.length, 1));
+  }
+  // The last column, when it holds text, runs to the page edge.
+  const lastCol = out[out.length - 1];
+  const pageWidth = body[0]?.pageWidth;
+  if (lastCol && !MONEY.has(lastCol.role) && pageWidth !== undefined && body[0]?.source === "pdf") lastCol.x1 = Math.max(lastCol.x1, pageWidth);
+  // A widened band never reaches into a neighbour's own header label.
+  for (let j = 0; j < out.length; j++) {
+    const col = out[j]!;
+    const prev = columns[j - 1];
+    const next = columns[j + 1];
+    if (prev) col.x0 = Math.max(col.x0, prev.x1);
+    if (next) col.x1 = Math.min(col.x1, next.x0);
+    if (col.x1 < col.x0) col.x1 = col.x0;
+  }
+  return out;
+}
+
+/** A word starting this close before a column's left edge (share of the glyph height) still starts that column. */
+const EDGE_TOLERANCE = 0.3;
+
+/**
+ * Cuts text cells that run across the left edge of a text column: a narration printed one space
+ * before its reference ("... BALOGUN UBA 000015245662929323") arrives as one run of text.
+ */
+export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
+  const edges = columns.filter((c, j) => j > 0 && TEXTUAL.has(c.role)).map((c) => c.x0);
+  if (edges.length === 0 || line.source === "sheet") return line;
+  const tol = EDGE_TOLERANCE * line.h;
+  let changed = false;
+  const cells: Cell[] = [];
+  for (const cell of line.cells) {
+    const words = cell.words;
+    if (cell.kind !== "text" || !words || words.length < 2) {
+      cells.push(cell);
+      continue;
+    }
+    let piece: typeof words = [words[0]!];
+    const flush = () => {
+      cells.push({ text: piece.map((w) => w.text).join(" "), x0: piece[0]!.x0, x1: piece[piece.length - 1]!.x1, kind: "text", words: piece });
+    };
+    for (let k = 1; k < words.length; k++) {
+      const w = words[k]!;
+      const start = piece[0]!.x0;
+      if (edges.some((e) => start < e - tol && w.x0 >= e - tol)) {
+        flush();
+        piece = [w];
+        changed = true;
+      } else piece.push(w);
+    }
+    flush();
+  }
+  return changed ? { ...line, cells } : line;
+}

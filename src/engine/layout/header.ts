@@ -1,0 +1,190 @@
+import type { Line } from "./lines.ts";
+
+/** What a column holds. `other` columns are read but not used (channel, branch, ...). */
+export type ColumnRole =
+  | "date"
+  | "time"
+  | "value_date"
+  | "narration"
+  | "debit"
+  | "credit"
+  | "amount"
+  | "drcr"
+  | "balance"
+  | "reference"
+  | "currency"
+  | "other";
+
+export interface Column {
+  role: ColumnRole;
+  label: string;
+  x0: number;
+  x1: number;
+}
+
+export interface Header {
+  columns: Column[];
+  /** Lines (1 or 2) the header occupies. */
+  lineCount: number;
+}
+
+/** Normalises a header label: lower case, currency marks and punctuation to spaces. */
+export function normaliseLabel(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/₦|\(ngn\)|\bngn\b|\(n\)/g, " ")
+    .replace(/[^a-z/ ]+/g, " ")
+    .replace(/\s*\/\s*/g, "/")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Ordered: the first rule that matches a label decides its role. */
+const VOCABULARY: [ColumnRole, RegExp][] = [
+  ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
+  ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
+  ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
+  ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits)(?: dr| amount)?$/],
+  ["credit", /^(?:credits?|deposits?|lodgements?|lodgments?|money in|cr|paid in|inflows?|receipts?|credit amount|deposit cr|credit cr|amount in|inward)(?: cr| amount)?$/],
+  ["amount", /^(?:amount|amt|transaction amount|txn amount|trans amount|amount ngn|value)$/],
+  ["time", /^(?:time|trans(?:action)? time only)$/],
+  ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$/],
+  ["narration", /^(?:(?:transaction|trans|txn) )?(?:description|narration|narrative|details?|remarks?|particulars|memo|descr|transaction details?|purpose)$/],
+  ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$/],
+  ["currency", /^(?:currency|ccy|curr)$/],
+  ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|status|beneficiary|counterparty|time|teller|initiator)$/],
+];
+
+export function labelRole(text: string): ColumnRole | null {
+  const n = normaliseLabel(text);
+  if (n === "" || n.split(" ").length > 5) return null;
+  for (const [role, re] of VOCABULARY) if (re.test(n)) return role;
+  return null;
+}
+
+const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance"]);
+
+/** A header must name at least this many columns, one of them a date and one an amount. */
+const MIN_HEADER_COLUMNS = 3;
+
+/** Columns of a single header line, or null when the line is not a table header. */
+/** Header lines hold words only: a date, amount, time or number on the line rules it out. */
+const dataLike = (line: Line) => line.cells.some((c) => c.kind !== "text" && c.kind !== "drcr" && c.kind !== "empty");
+
+export function headerColumns(line: Line): Column[] | null {
+  const columns: Column[] = [];
+  const cells = line.cells;
+  if (cells.length < MIN_HEADER_COLUMNS - 1 || dataLike(line)) return null;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i]!;
+    if (cell.kind === "money" || cell.kind === "integer" || cell.kind === "date") return null;
+    const role = labelRole(cell.text);
+    if (role) {
+      columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
+      continue;
+    }
+    // A run holding several labels ("Debit Credit Balance"): split it word by word.
+    const split = splitLabels(cell.text, cell.x0, cell.x1);
+    if (split) columns.push(...split);
+    else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
+  }
+  return isHeader(columns) ? dedupeDates(columns) : null;
+}
+
+function isHeader(columns: Column[]): boolean {
+  const known = columns.filter((c) => c.role !== "other" || labelRole(c.label) === "other");
+  const hasDate = columns.some((c) => c.role === "date" || c.role === "value_date");
+  const hasMoney = columns.some((c) => MONEY_ROLES.has(c.role));
+  const unknown = columns.length - known.length;
+  return hasDate && hasMoney && known.length >= MIN_HEADER_COLUMNS && unknown <= known.length;
+}
+
+/** The first date column is the row date; later plain "date" columns are value dates. */
+function dedupeDates(columns: Column[]): Column[] {
+  let seenDate = false;
+  const hasTransDate = columns.some((c) => c.role === "date");
+  return columns.map((c) => {
+    if (c.role === "date") {
+      if (seenDate) return { ...c, role: "value_date" };
+      seenDate = true;
+    }
+    // Only a value date: it is the row date.
+    if (!hasTransDate && c.role === "value_date" && !seenDate) {
+      seenDate = true;
+      return { ...c, role: "date" };
+    }
+    return c;
+  });
+}
+
+/** Greedy longest-label split of a run of words, with proportional x extents. */
+function splitLabels(text: string, x0: number, x1: number): Column[] | null {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 2 || words.length > 12) return null;
+  const per = (x1 - x0) / text.length;
+  const starts: number[] = [];
+  let pos = 0;
+  for (const w of words) {
+    const at = text.indexOf(w, pos);
+    starts.push(at);
+    pos = at + w.length;
+  }
+  const out: Column[] = [];
+  let i = 0;
+  while (i < words.length) {
+    let found = 0;
+    for (let n = Math.min(4, words.length - i); n >= 1; n--) {
+      const label = words.slice(i, i + n).join(" ");
+      const role = labelRole(label);
+      if (role) {
+        const s = starts[i]!;
+        const e = starts[i + n - 1]! + words[i + n - 1]!.length;
+        out.push({ role, label, x0: x0 + s * per, x1: x0 + e * per });
+        found = n;
+        break;
+      }
+    }
+    if (found === 0) return null;
+    i += found;
+  }
+  return out;
+}
+
+/** Lines closer than this many glyph heights may form a two-line header. */
+const TWO_LINE_HEADER_GAP = 1.9;
+
+/**
+ * Finds a header at line i: the line alone, or the line merged with the next one when labels are
+ * split over two lines ("Withdrawal" over "(DR)", "Value" over "Date"). Returns the better reading.
+ */
+export function headerAt(lines: Line[], i: number): Header | null {
+  const line = lines[i]!;
+  if (dataLike(line)) return null;
+  const single = headerColumns(line);
+  const next = lines[i + 1];
+  if (next && !dataLike(next) && next.page === line.page && next.y - line.y <= TWO_LINE_HEADER_GAP * Math.max(line.h, next.h) && next.cells.length > 0) {
+    const merged = headerColumns(mergeHeaderLines(line, next));
+    if (merged && (!single || score(merged) > score(single))) return { columns: merged, lineCount: 2 };
+  }
+  return single ? { columns: single, lineCount: 1 } : null;
+}
+
+const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
+
+/** Stacks two lines' cells: cells that overlap horizontally become one label, others stand alone. */
+function mergeHeaderLines(a: Line, b: Line): Line {
+  const cells = a.cells.map((c) => ({ ...c }));
+  for (const c of b.cells) {
+    const over = cells.find((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0);
+    if (over) {
+      over.text = `${over.text} ${c.text}`;
+      over.x0 = Math.min(over.x0, c.x0);
+      over.x1 = Math.max(over.x1, c.x1);
+      over.kind = "text";
+    } else {
+      cells.push({ ...c });
+    }
+  }
+  cells.sort((p, q) => p.x0 - q.x0);
+  return { ...a, cells, text: cells.map((c) => c.text).join(" ") };
+}

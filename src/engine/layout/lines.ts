@@ -1,0 +1,93 @@
+import type { PageText, SheetTable, TextItem } from "../types.ts";
+import { type Cell, splitTyped, tokensOf } from "./cells.ts";
+
+/**
+ * A visual line of a page (or a row of a sheet): typed cells in x order. `y` is the baseline in
+ * points from the top of the page (sheets: the row index), `h` the tallest glyph height.
+ */
+export interface Line {
+  page: number;
+  y: number;
+  h: number;
+  cells: Cell[];
+  /** Plain text of the line, cells joined by a space (for vocabulary and label matching). */
+  text: string;
+  /** Page width in points (sheets: the column count); scales horizontal distances. */
+  pageWidth: number;
+  /** Sheet rows keep every cell apart; PDF lines are runs of positioned text. */
+  source: "pdf" | "sheet";
+}
+
+/** Two items share a line when their baselines differ by less than this share of the glyph height. */
+const BASELINE_TOLERANCE = 0.35;
+/** Items closer than this share of the glyph height are one run of text (a normal space is ~0.25). */
+const RUN_GAP = 0.45;
+
+/** Groups a page's items into lines by baseline, left to right, with typed cells. O(n log n). */
+export function pageLines(page: PageText): Line[] {
+  const items = page.items
+    .map((it) => ({ it, base: it.y + it.height }))
+    .sort((a, b) => a.base - b.base || a.it.x - b.it.x);
+  const groups: { base: number; h: number; items: TextItem[] }[] = [];
+  for (const { it, base } of items) {
+    const g = groups[groups.length - 1];
+    const h = Math.max(it.height, 1);
+    if (g && Math.abs(base - g.base) <= BASELINE_TOLERANCE * Math.max(h, g.h)) {
+      g.items.push(it);
+      g.h = Math.max(g.h, h);
+    } else {
+      groups.push({ base, h, items: [it] });
+    }
+  }
+  return groups.map((g) => buildLine(page.number, g.base, g.h, g.items, page.width));
+}
+
+function buildLine(page: number, y: number, h: number, items: TextItem[], pageWidth: number): Line {
+  items.sort((a, b) => a.x - b.x);
+  // Merge items into runs separated by visible gaps, then split runs into typed cells.
+  const cells: Cell[] = [];
+  let run: { text: string; x0: number; x1: number }[] = [];
+  let runEnd = -Infinity;
+  const flush = () => {
+    if (run.length === 0) return;
+    const tokens = run.flatMap((r) => tokensOf(r.text, r.x0, r.x1));
+    cells.push(...splitTyped(tokens));
+    run = [];
+  };
+  for (const it of items) {
+    const x1 = it.x + Math.max(it.width, 0);
+    const gap = it.x - runEnd;
+    if (gap > RUN_GAP * Math.max(h, it.height)) flush();
+    // No visible gap at all: the fragment continues the previous word ("Debit" + "(₦)").
+    const last = run[run.length - 1];
+    if (last && gap < 0.08 * h && !/\s$/.test(last.text) && !/^\s/.test(it.str)) {
+      last.text += it.str;
+      last.x1 = Math.max(last.x1, x1);
+    } else {
+      run.push({ text: it.str, x0: it.x, x1 });
+    }
+    runEnd = Math.max(runEnd, x1);
+  }
+  flush();
+  return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
+}
+
+/** A sheet row as a line: each non-empty cell is a cell spanning its column index. */
+export function sheetLines(sheet: SheetTable, sheetIndex: number): Line[] {
+  const width = sheet.rows.reduce((m, r) => Math.max(m, r.length), 0);
+  const lines: Line[] = [];
+  sheet.rows.forEach((row, r) => {
+    const cells: Cell[] = [];
+    row.forEach((raw, c) => {
+      const text = (raw ?? "").replace(/\s+/g, " ").trim();
+      if (text === "") return;
+      const typed = splitTyped(tokensOf(text, c, c + 1));
+      // A sheet cell is one column: keep it whole unless it is plainly "amount DR" or the like.
+      if (typed.length === 1) cells.push({ ...typed[0]!, x0: c + 0.05, x1: c + 0.95 });
+      else cells.push({ text, x0: c + 0.05, x1: c + 0.95, kind: "text" });
+    });
+    lines.push({ page: sheetIndex + 1, y: r, h: 0.8, cells, text: cells.map((c) => c.text).join(" "), pageWidth: Math.max(width, 1), source: "sheet" });
+  });
+  return lines;
+}
+

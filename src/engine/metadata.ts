@@ -1,0 +1,243 @@
+import { type RawDate, scanDate, scanPeriod } from "./dates.ts";
+import type { Cell } from "./layout/cells.ts";
+import type { Line } from "./layout/lines.ts";
+import { type Kobo, parseAmount } from "./money.ts";
+
+/**
+ * Statement facts printed outside the table: "label value" on one line, or the value under its
+ * label (summary boxes). The first occurrence of each label wins, so a second account section
+ * (OPay's empty Savings block) does not overwrite the first.
+ */
+export interface HeaderFacts {
+  accountNumber: string | null;
+  holder: string | null;
+  period: [RawDate, RawDate] | null;
+  opening: Kobo | null;
+  closing: Kobo | null;
+  totalDebit: Kobo | null;
+  totalCredit: Kobo | null;
+  debitCount: number | null;
+  creditCount: number | null;
+  currency: string | null;
+}
+
+type Field = "accountNumber" | "holder" | "period" | "periodStart" | "periodEnd" | "opening" | "closing" | "totalDebit" | "totalCredit" | "debitCount" | "creditCount" | "currency";
+
+const LABELS: [Field, RegExp][] = [
+  ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
+  ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder|customer\s+name|name\s+of\s+account|name|customer|account\s+title|holder)$/i],
+  ["period", /^(?:statement\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
+  ["periodStart", /^(?:start\s+date|from|period\s+from|from\s+date|start)$/i],
+  ["periodEnd", /^(?:end\s+date|to|period\s+to|to\s+date|end)$/i],
+  ["opening", /^(?:opening|beginning|start(?:ing)?|previous)\s+balance$|^balance\s+b\/?f$|^brought\s+forward$/i],
+  ["closing", /^(?:closing|ending|end|final)\s+balance$|^balance\s+c\/?f$/i],
+  ["totalDebit", /^total\s+(?:debits?|withdrawals?|money\s+out|payments?|outflows?|debit\s+amount)$|^money\s+out$/i],
+  ["totalCredit", /^total\s+(?:credits?|deposits?|lodgements?|money\s+in|inflows?|credit\s+amount)$|^money\s+in$/i],
+  ["debitCount", /^(?:debit|withdrawal)s?\s+count$|^(?:no\.?|number)\s+of\s+debits$/i],
+  ["creditCount", /^(?:credit|deposit)s?\s+count$|^(?:no\.?|number)\s+of\s+credits$/i],
+  ["currency", /^(?:currency|ccy)$/i],
+];
+
+const clean = (s: string) => s.replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
+
+export function labelField(text: string): Field | null {
+  const t = clean(text);
+  if (t.length > 40) return null;
+  for (const [field, re] of LABELS) if (re.test(t)) return field;
+  return null;
+}
+
+/** A label and value in one run: "Period: 30/06/2025 TO 28/02/2026", "CURRENCY: NGN". */
+function splitInline(text: string): [Field, string] | null {
+  const m = /^([^:]{2,40}):\s*(.+)$/.exec(text.trim());
+  if (m) {
+    const field = labelField(m[1] ?? "");
+    return field ? [field, m[2]!.trim()] : null;
+  }
+  // No colon: a label phrase of up to four words run together with its value ("Name TEST USER").
+  const words = text.trim().split(/\s+/);
+  for (let n = Math.min(4, words.length - 1); n >= 1; n--) {
+    const field = labelField(words.slice(0, n).join(" "));
+    const value = words.slice(n).join(" ");
+    if (field && acceptable(field, value)) return [field, value];
+  }
+  return null;
+}
+
+/** Value cells after a label: the first cell, then neighbours closer than this many glyph heights. */
+const VALUE_RUN_GAP = 2;
+/** A value under its label is looked for within this many glyph heights below. */
+const VALUE_BELOW = 3.6;
+
+/** Largest gap between cells of one value: sheet cells never join, PDF runs join when close. */
+const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * line.h);
+
+
+export function extractHeaderFacts(lines: Line[]): HeaderFacts {
+  const raw = new Map<Field, string>();
+  const put = (f: Field, v: string) => {
+    // A separate ":" cell between label and value ("Account Name" ":" "NWOSU ...") is not the value.
+    const value = v.replace(/^[:\-–]\s*/, "").trim();
+    if (value !== "" && !raw.has(f) && acceptable(f, value)) raw.set(f, value);
+  };
+  for (let li = 0; li < lines.length; li++) {
+    const line = lines[li]!;
+    const cells = line.cells;
+    for (let ci = 0; ci < cells.length; ci++) {
+      const cell = cells[ci]!;
+      const inline = splitInline(joinFrom(cells, ci, runGap(line)));
+      // Label and value in one run ("ACCOUNT No.: 1234", "Period: a TO b").
+      if (inline && !labelField(cell.text)) {
+        put(inline[0], inline[1]);
+        continue;
+      }
+      const field = labelField(cell.text) ?? labelField(cells.slice(ci, ci + 2).map((c) => c.text).join(" "));
+      if (!field) continue;
+      const labelSpan = labelField(cell.text) ? 1 : 2;
+      const valueCells: Cell[] = [];
+      for (let k = ci + labelSpan; k < cells.length; k++) {
+        const c = cells[k]!;
+        const prev = valueCells[valueCells.length - 1];
+        if (prev && c.x0 - prev.x1 > runGap(line)) break;
+        // A label word inside a value run ("01-Jan-2024 To 31-Mar-2024") is part of the value.
+        if (!prev && (labelField(c.text) || splitInline(c.text))) break;
+        valueCells.push(c);
+      }
+      const sameLine = valueCells.map((c) => c.text).join(" ");
+      if (valueCells.length > 0 && acceptable(field, sameLine.trim())) {
+        put(field, sameLine);
+        ci += labelSpan - 1 + valueCells.length;
+        continue;
+      }
+      // Value under the label (summary boxes).
+      const label = cells.slice(ci, ci + labelSpan);
+      const x0 = label[0]!.x0;
+      const x1 = label[label.length - 1]!.x1;
+      for (let lj = li + 1; lj < lines.length; lj++) {
+        const below = lines[lj]!;
+        if (below.page !== line.page || below.y - line.y > VALUE_BELOW * Math.max(line.h, below.h)) break;
+        const start = below.cells.findIndex((c) => c.x1 > x0 - line.h && c.x0 < x1 + line.h * 0.5 && c.x0 >= x0 - 3 * line.h);
+        if (start < 0) continue;
+        const run: Cell[] = [below.cells[start]!];
+        for (let k = start + 1; k < below.cells.length; k++) {
+          const c = below.cells[k]!;
+          if (c.x0 - run[run.length - 1]!.x1 > runGap(below) || labelField(c.text)) break;
+          run.push(c);
+        }
+        if (labelField(run[0]!.text)) break;
+        put(field, run.map((c) => c.text).join(" "));
+        break;
+      }
+      ci += labelSpan - 1;
+    }
+  }
+  if (!raw.has("holder")) {
+    const name = unlabelledHolder(lines);
+    if (name) raw.set("holder", name);
+  }
+  return interpret(raw);
+}
+
+/** Words that make a capitalised line an institution, a title or an address rather than a person. */
+const NOT_A_NAME = /\b(?:bank|plc|ltd|limited|microfinance|mfb|statement|account|group|member|street|road|avenue|close|crescent|estate|lagos|abuja|nigeria|branch|customer|transaction|history|report|period|page|currency|balance|date|summary|savings|current|wallet|mortgage|cooperative|trust|island|state|office|plaza|house|floor|tel|email|www)\b/i;
+
+/**
+ * Statements that print the holder's name without a label put it, in capitals, atop the address
+ * block before the table. Two to five alphabetic words in capitals, not an institution or address.
+ */
+function unlabelledHolder(lines: Line[]): string | null {
+  const firstPage = lines[0]?.page;
+  for (const line of lines) {
+    if (line.page !== firstPage) break;
+    for (const cell of line.cells) {
+      const t = cell.text.trim();
+      if (cell.kind !== "text" || t !== t.toUpperCase() || labelField(t)) continue;
+      const words = t.split(/\s+/);
+      if (words.length < 2 || words.length > 5 || !words.every((w) => /^[A-Z][A-Z'.-]*$/.test(w))) continue;
+      if (NOT_A_NAME.test(t)) continue;
+      return t;
+    }
+  }
+  return null;
+}
+
+/** Text of cells ci.. joined while they are close together (one visual run). */
+function joinFrom(cells: Cell[], ci: number, gap: number): string {
+  let text = cells[ci]!.text;
+  for (let k = ci + 1; k < cells.length; k++) {
+    if (cells[k]!.x0 - cells[k - 1]!.x1 > gap) break;
+    text += ` ${cells[k]!.text}`;
+  }
+  return text;
+}
+
+function acceptable(field: Field, value: string): boolean {
+  switch (field) {
+    case "accountNumber":
+      return /^\d[\d\s-]{5,24}\d$/.test(value);
+    case "holder":
+      return /[a-z]{2}/i.test(value) && !parseAmount(value) && !scanDate(value) && value.length <= 80 && !/\bstatement\b/i.test(value);
+    case "opening":
+    case "closing":
+    case "totalDebit":
+    case "totalCredit":
+      return parseAmount(value) !== null || /^₦?\s*-{1,3}$/.test(value);
+    case "debitCount":
+    case "creditCount":
+      return /^\d+$/.test(value);
+    case "currency":
+      return /^[A-Z]{3}\b/.test(value);
+    case "period":
+      return scanPeriod(value) !== null;
+    case "periodStart":
+    case "periodEnd":
+      return scanDate(value) !== null;
+    default:
+      return true;
+  }
+}
+
+function interpret(raw: Map<Field, string>): HeaderFacts {
+  const money = (f: Field) => {
+    const v = raw.get(f);
+    const a = v ? parseAmount(v) : null;
+    if (!a) return null;
+    return a.marker === "DR" && a.kobo > 0n ? -a.kobo : a.kobo;
+  };
+  const count = (f: Field) => {
+    const v = raw.get(f);
+    return v && /^\d+$/.test(v) ? Number(v) : null;
+  };
+  let period: [RawDate, RawDate] | null = raw.has("period") ? scanPeriod(raw.get("period")!) : null;
+  if (!period) {
+    const a = raw.has("periodStart") ? scanDate(raw.get("periodStart")!) : null;
+    const b = raw.has("periodEnd") ? scanDate(raw.get("periodEnd")!) : null;
+    if (a && b) period = [a, b];
+  }
+  return {
+    accountNumber: raw.get("accountNumber")?.replace(/\D/g, "") ?? null,
+    holder: raw.get("holder") ?? null,
+    period,
+    opening: money("opening"),
+    closing: money("closing"),
+    totalDebit: money("totalDebit"),
+    totalCredit: money("totalCredit"),
+    debitCount: count("debitCount"),
+    creditCount: count("creditCount"),
+    currency: raw.get("currency")?.slice(0, 3) ?? null,
+  };
+}
+
+/** `0123456789` -> `******6789`: only the last four digits survive. */
+export function maskAccountNumber(digits: string | null): string {
+  if (!digits || digits.length < 4) return "";
+  return `${"*".repeat(Math.max(digits.length - 4, 6))}${digits.slice(-4)}`;
+}
+
+/** A function that replaces every whole-token occurrence of the account number in free text by its mask. */
+export function accountScrubber(digits: string | null): (text: string) => string {
+  if (!digits || digits.length < 6) return (text) => text;
+  const re = new RegExp(`(?<!\\d)${digits}(?!\\d)`, "g");
+  const mask = maskAccountNumber(digits);
+  return (text) => (text.includes(digits) ? text.replace(re, mask) : text);
+}

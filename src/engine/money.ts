@@ -1,0 +1,82 @@
+/**
+ * The engine's one money type: integer kobo as bigint. Statements print amounts in many dresses
+ * (`₦1,234.56`, `NGN 1,234.56`, `(1,234.56)`, `1,234.56 DR`, `--`); parsing them all here keeps
+ * every other module free of string arithmetic and of floats.
+ */
+export type Kobo = bigint;
+
+export interface ParsedAmount {
+  /** Signed value: parentheses and a leading minus make it negative. */
+  kobo: Kobo;
+  /** A trailing or leading DR/CR marker, left to the caller to interpret (debit side, or overdrawn balance). */
+  marker: "DR" | "CR" | null;
+  /** The text carried an explicit sign (`+` or `-` or parentheses). */
+  signed: boolean;
+  /** The text had grouping commas, decimals or a currency sign: it reads as money, not as a bare integer. */
+  moneyShaped: boolean;
+}
+
+const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€)`;
+// Groups of three with commas, or a plain digit run; decimals of 1 to 3 digits (some exports print 3).
+const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,3})?|\.\d{1,2}`;
+const AMOUNT_RE = new RegExp(
+  String.raw`^(?<pre>DR|CR)?\s*(?<open>\()?\s*(?<sign1>[+-])?\s*${CURRENCY}?\s*(?<sign2>[+-])?\s*(?<num>${NUMBER})\s*(?<close>\))?\s*(?<sign3>-)?\s*(?<post>DR|CR|D|C|Dr|Cr)?\.?$`,
+  "i",
+);
+
+/** Placeholders that mean "no amount on this side". */
+const EMPTY_AMOUNT = /^(?:[-–—]{1,3}|₦\s*[-–—]{1,3}|N\/A|nil|-?\s*₦?\s*-)$/i;
+
+export function isEmptyAmount(text: string): boolean {
+  const t = text.trim();
+  return t === "" || EMPTY_AMOUNT.test(t);
+}
+
+/** Parses one amount; null when the text is not an amount at all. */
+export function parseAmount(text: string): ParsedAmount | null {
+  const t = text.replace(/\u00a0/g, " ").trim();
+  // Fast path: most words of a statement hold no digit at all.
+  if (t === "" || !/\d/.test(t)) return null;
+  const m = AMOUNT_RE.exec(t);
+  if (!m?.groups) return null;
+  const g = m.groups;
+  if (Boolean(g.open) !== Boolean(g.close)) return null;
+  const num = g.num ?? "";
+  const [whole = "0", frac = ""] = num.replace(/,/g, "").split(".");
+  const kobo = BigInt(whole || "0") * 100n + BigInt((frac + "000").slice(0, 3)) / 10n;
+  const negative = Boolean(g.open) || g.sign1 === "-" || g.sign2 === "-" || g.sign3 === "-";
+  const rawMarker = (g.post ?? g.pre ?? "").toUpperCase();
+  const marker = rawMarker.startsWith("D") ? "DR" : rawMarker.startsWith("C") ? "CR" : null;
+  const moneyShaped = /[.,]/.test(num) || /[₦$£€#]|NGN|USD|GBP|EUR/i.test(t) || marker !== null;
+  return {
+    kobo: negative ? -kobo : kobo,
+    marker,
+    signed: negative || g.sign1 === "+" || g.sign2 === "+",
+    moneyShaped,
+  };
+}
+
+/** Parses an amount that must be money-shaped (used to tell amounts from references and counts). */
+export function parseMoney(text: string): ParsedAmount | null {
+  const a = parseAmount(text);
+  return a?.moneyShaped ? a : null;
+}
+
+/** `123456n` -> `"1234.56"`, `-1200n` -> `"-12.00"`. */
+export function formatKobo(k: Kobo): string {
+  const neg = k < 0n;
+  const abs = neg ? -k : k;
+  const whole = abs / 100n;
+  const frac = (abs % 100n).toString().padStart(2, "0");
+  return `${neg ? "-" : ""}${whole}.${frac}`;
+}
+
+/** Kobo from a JavaScript number of naira as exceljs gives typed cells (rounded half away from zero). */
+export function koboFromNumber(n: number): Kobo {
+  const s = Math.abs(n).toFixed(2);
+  const [w = "0", f = "00"] = s.split(".");
+  const k = BigInt(w) * 100n + BigInt(f);
+  return n < 0 ? -k : k;
+}
+
+export const absKobo = (k: Kobo): Kobo => (k < 0n ? -k : k);

@@ -1,0 +1,136 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
+import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
+import type { PageText, TextItem } from "../types.ts";
+
+// pdfjs loads its fonts and CMaps by URL; point it at the package's own folders so no page falls
+// back to a warning-emitting default.
+const pkgDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+const STANDARD_FONT_DATA_URL = pathToFileURL(join(pkgDir, "standard_fonts") + "/").href;
+const CMAP_URL = pathToFileURL(join(pkgDir, "cmaps") + "/").href;
+
+/** pdfjs verbosity 0 = errors only: no font-substitution warnings on the console. */
+const VERBOSITY_ERRORS_ONLY = 0;
+
+export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>["promise"]>;
+
+/** Opens a PDF from memory. The bytes are copied because pdfjs transfers (detaches) its input. */
+export async function openPdf(bytes: Uint8Array, password?: string): Promise<PdfDocument> {
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    password,
+    isEvalSupported: false,
+    standardFontDataUrl: STANDARD_FONT_DATA_URL,
+    cMapUrl: CMAP_URL,
+    cMapPacked: true,
+    verbosity: VERBOSITY_ERRORS_ONLY,
+    useSystemFonts: false,
+    stopAtErrors: false,
+  });
+  try {
+    return await task.promise;
+  } catch (e) {
+    await task.destroy().catch(() => {});
+    const name = (e as { name?: string }).name;
+    if (name === "PasswordException") {
+      const code = (e as { code?: number }).code;
+      // pdfjs: code 1 = NEED_PASSWORD, 2 = INCORRECT_PASSWORD.
+      throw encryptedSource(
+        code === 2 || password
+          ? "The PDF password is wrong"
+          : "The PDF is encrypted and needs a password (send it in the `password` form field)",
+      );
+    }
+    throw unsupportedFormat(`The PDF could not be read: ${(e as Error).message ?? "invalid structure"}`);
+  }
+}
+
+export async function pdfProducer(doc: PdfDocument): Promise<string> {
+  try {
+    const meta = await doc.getMetadata();
+    const info = meta.info as { Producer?: unknown; Creator?: unknown } | undefined;
+    return [info?.Producer, info?.Creator].filter((v): v is string => typeof v === "string" && v !== "").join(" / ");
+  } catch {
+    return "";
+  }
+}
+
+export function checkPageCount(pageCount: number, maxPages: number | undefined): void {
+  if (maxPages !== undefined && pageCount > maxPages) {
+    throw tooManyPages(`The PDF has ${pageCount} pages; at most ${maxPages} are accepted`);
+  }
+}
+
+interface RawItem {
+  str?: string;
+  transform?: number[];
+  width?: number;
+  height?: number;
+}
+
+/** Text items of one page with top-left origin coordinates. */
+export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
+  const page = await doc.getPage(n);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const items: TextItem[] = [];
+    for (const raw of content.items as RawItem[]) {
+      const str = raw.str;
+      const t = raw.transform;
+      if (!str || !t || str.trim() === "") continue;
+      // transform = [a b c d e f]: (e, f) is the baseline origin in PDF space; the glyph height is
+      // the vertical scale. Rotated text (b or c non-zero) still gets its origin mapped.
+      const fontHeight = Math.hypot(t[2] ?? 0, t[3] ?? 0) || raw.height || 0;
+      const [vx, vy] = viewport.convertToViewportPoint(t[4] ?? 0, t[5] ?? 0) as [number, number];
+      items.push({ str, x: vx, y: vy - fontHeight, width: raw.width ?? 0, height: fontHeight });
+    }
+    return { number: n, width: viewport.width, height: viewport.height, items };
+  } finally {
+    page.cleanup();
+  }
+}
+
+export interface ExtractPagesOptions {
+  password?: string;
+  /** Refuse (too_many_pages) a document with more pages. */
+  maxPages?: number;
+  first: number;
+  last: number;
+  onPage?: (page: number) => void;
+  /** Called once with the document's page count, before the first page is read. */
+  onTotal?: (pageCount: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Text of pages first..last (1-based, inclusive). Pages without any text are kept (empty items). */
+export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string }> {
+  const doc = await openPdf(bytes, opts.password);
+  try {
+    checkPageCount(doc.numPages, opts.maxPages);
+    opts.onTotal?.(doc.numPages);
+    const last = Math.min(opts.last, doc.numPages);
+    const pages: PageText[] = [];
+    for (let n = Math.max(1, opts.first); n <= last; n++) {
+      opts.signal?.throwIfAborted();
+      pages.push(await readPage(doc, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
+      opts.onPage?.(n);
+    }
+    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc) };
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** pdf.js rejects broken page trees (loops, missing kids) only when a page is fetched: still the upload's fault, so 422. */
+function unreadablePage(n: number, e: unknown): unknown {
+  if (e instanceof AppError) return e;
+  return unsupportedFormat(`Page ${n} of the PDF could not be read: ${e instanceof Error ? e.message : "invalid structure"}`);
+}
+
+/** A document whose pages carry no text at all cannot be parsed without OCR. */
+export function assertHasText(pages: PageText[]): void {
+  if (pages.length > 0 && pages.every((p) => p.items.length === 0)) throw scannedDocument();
+}

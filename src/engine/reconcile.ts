@@ -1,0 +1,189 @@
+import { formatKobo, type Kobo } from "./money.ts";
+import type { Checks } from "./types.ts";
+
+/** One transaction in statement order, amounts already read, before ordering and balance checks. */
+export interface LedgerRow {
+  sortKey: number;
+  debit: Kobo;
+  credit: Kobo;
+  /** Printed balance after the row, or null when the statement prints none for it. */
+  balance: Kobo | null;
+  /** An amount whose side the statement does not say (unsigned amount column without DR/CR). */
+  unsided: Kobo | null;
+}
+
+export interface PrintedFigures {
+  opening: Kobo | null;
+  closing: Kobo | null;
+  totalDebit: Kobo | null;
+  totalCredit: Kobo | null;
+  debitCount: number | null;
+  creditCount: number | null;
+  /** The printed credit total may include the opening balance (bank quirk). */
+  creditTotalMayIncludeOpening: boolean;
+}
+
+export interface Reconciled<T extends LedgerRow> {
+  rows: (T & { balance: Kobo })[];
+  opening: Kobo;
+  closing: Kobo;
+  totalDebit: Kobo;
+  totalCredit: Kobo;
+  checks: Checks;
+  rowWiseReconcilable: boolean;
+}
+
+/**
+ * Orders rows oldest first, settles unsided amounts from balance movements, fills balances that the
+ * statement does not print (and says so), and checks the balance chain and the printed figures.
+ * Printed numbers are never changed: a break is reported, not repaired.
+ */
+export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigures): Reconciled<T> {
+  const notes: string[] = [];
+  let rows = input.map((r) => ({ ...r }));
+  let reversed = false;
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  if (first && last && first.sortKey > last.sortKey) {
+    reversed = true;
+  } else if (first && last && first.sortKey === last.sortKey && rows.length > 1 && rows.every((r) => r.balance !== null)) {
+    // Same-day statement: the listing order under which the balances chain wins.
+    reversed = chainBreaks([...rows].reverse(), null) < chainBreaks(rows, null);
+  }
+  if (reversed) {
+    rows.reverse();
+    notes.push("Rows were listed newest first and have been put oldest first.");
+  }
+
+  settleUnsided(rows, printed.opening, notes);
+
+  const hasBalances = rows.some((r) => r.balance !== null);
+  let opening: Kobo;
+  let openingSource: Checks["opening_balance_source"];
+  if (printed.opening !== null) {
+    opening = printed.opening;
+    openingSource = "statement";
+  } else if (rows[0] && rows[0].balance !== null) {
+    opening = rows[0].balance - rows[0].credit + rows[0].debit;
+    openingSource = "derived";
+    notes.push("No opening balance is printed; it was derived from the first row.");
+  } else {
+    opening = 0n;
+    openingSource = "assumed_zero";
+    notes.push("No opening balance is printed; 0.00 was assumed.");
+  }
+
+  let balancesDerived = false;
+  let firstBreak: number | null = null;
+  let prev = opening;
+  const out = rows.map((r, i) => {
+    const expected = prev + r.credit - r.debit;
+    let balance: Kobo;
+    if (r.balance === null) {
+      balance = expected;
+      balancesDerived = true;
+    } else {
+      balance = r.balance;
+      if (balance !== expected && firstBreak === null) {
+        firstBreak = i;
+        notes.push(`Row ${i + 1}: balance ${formatKobo(balance)} but ${formatKobo(prev)} + ${formatKobo(r.credit)} - ${formatKobo(r.debit)} = ${formatKobo(expected)}.`);
+      }
+    }
+    prev = balance;
+    return { ...r, balance };
+  });
+  if (balancesDerived) notes.push(hasBalances ? "Some rows print no balance; theirs were derived from the chain." : "The statement has no balance column; balances were derived from the opening balance.");
+
+  let totalDebit = 0n;
+  let totalCredit = 0n;
+  let debits = 0;
+  let credits = 0;
+  for (const r of out) {
+    totalDebit += r.debit;
+    totalCredit += r.credit;
+    if (r.debit > 0n) debits++;
+    if (r.credit > 0n) credits++;
+  }
+  const lastBalance = out.length > 0 ? out[out.length - 1]!.balance : opening;
+
+  let totalsMatch: boolean | null = null;
+  if (printed.totalDebit !== null || printed.totalCredit !== null) {
+    const abs = (k: Kobo) => (k < 0n ? -k : k);
+    const debitOk = printed.totalDebit === null || abs(printed.totalDebit) === totalDebit;
+    const creditOk =
+      printed.totalCredit === null ||
+      abs(printed.totalCredit) === totalCredit ||
+      (printed.creditTotalMayIncludeOpening && abs(printed.totalCredit) === totalCredit + opening);
+    totalsMatch = debitOk && creditOk;
+    if (!debitOk) notes.push(`Printed total debit ${formatKobo(printed.totalDebit!)} differs from the rows' ${formatKobo(totalDebit)}.`);
+    if (!creditOk) notes.push(`Printed total credit ${formatKobo(printed.totalCredit!)} differs from the rows' ${formatKobo(totalCredit)}.`);
+  }
+  let closingMatch: boolean | null = null;
+  if (printed.closing !== null) {
+    closingMatch = printed.closing === lastBalance;
+    if (!closingMatch) notes.push(`Printed closing balance ${formatKobo(printed.closing)} differs from the last row's ${formatKobo(lastBalance)}.`);
+  }
+  let countMatch: boolean | null = null;
+  if (printed.debitCount !== null || printed.creditCount !== null) {
+    countMatch = (printed.debitCount === null || printed.debitCount === debits) && (printed.creditCount === null || printed.creditCount === credits);
+    if (!countMatch) notes.push(`Printed counts (${printed.debitCount ?? "-"} debits, ${printed.creditCount ?? "-"} credits) differ from the rows (${debits}, ${credits}).`);
+  }
+
+  const rowChain = firstBreak === null;
+  // Derived balances chain by construction, so then only the printed figures can vouch for the rows.
+  const rowWiseReconcilable = rowChain && (!balancesDerived || (totalsMatch !== false && closingMatch !== false));
+  return {
+    rows: out,
+    opening,
+    closing: printed.closing ?? lastBalance,
+    totalDebit,
+    totalCredit,
+    rowWiseReconcilable,
+    checks: {
+      row_chain: rowChain,
+      first_break_index: firstBreak,
+      balances_derived: balancesDerived,
+      totals_match: totalsMatch,
+      closing_balance_match: closingMatch,
+      reversed,
+      count_match: countMatch,
+      opening_balance_source: openingSource,
+      notes,
+    },
+  };
+}
+
+/** Number of rows whose printed balance does not follow from the previous one. */
+function chainBreaks(rows: LedgerRow[], opening: Kobo | null): number {
+  let breaks = 0;
+  let prev = opening;
+  for (const r of rows) {
+    if (r.balance === null) continue;
+    const sided = r.unsided === null ? r.credit - r.debit : null;
+    if (prev !== null && sided !== null && prev + sided !== r.balance) breaks++;
+    if (prev !== null && sided === null && r.unsided !== null && prev + r.unsided !== r.balance && prev - r.unsided !== r.balance) breaks++;
+    prev = r.balance;
+  }
+  return breaks;
+}
+
+/** An unsigned amount is a credit when the balance rose by it and a debit when it fell by it. */
+function settleUnsided(rows: LedgerRow[], opening: Kobo | null, notes: string[]): void {
+  let prev = opening;
+  let unresolved = 0;
+  for (const r of rows) {
+    if (r.unsided !== null) {
+      const amt = r.unsided;
+      const before = prev;
+      if (before !== null && r.balance !== null && r.balance === before + amt) r.credit = amt;
+      else if (before !== null && r.balance !== null && r.balance === before - amt) r.debit = amt;
+      else {
+        r.debit = amt;
+        unresolved++;
+      }
+      r.unsided = null;
+    }
+    prev = r.balance ?? (prev === null ? null : prev + r.credit - r.debit);
+  }
+  if (unresolved > 0) notes.push(`${unresolved} unsigned amount(s) could not be placed from the balance movement and were read as debits.`);
+}

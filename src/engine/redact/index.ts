@@ -1,0 +1,72 @@
+import { unsupportedFormat } from "../../errors.ts";
+import { guardPdf } from "../guards/index.ts";
+import { assembleStatement, extractDocument, findStatementPii } from "../index.ts";
+import { sniff } from "../sniff.ts";
+import type { EngineLimits, ExtractedDocument } from "../types.ts";
+import { emptyValues, looksLikeLabel, validValue, type PiiValues } from "./find.ts";
+import { redactPdf } from "./pdf.ts";
+import { redactXlsx } from "./xlsx.ts";
+
+export const PDF_CONTENT_TYPE = "application/pdf";
+export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export interface RedactOptions {
+  password?: string;
+  /** Bank id from the `bank` form field; finding personal data does not depend on it. */
+  bank?: string;
+  /** The parse limits, so a document a parse refuses is refused here with the same error. */
+  limits?: EngineLimits;
+}
+
+export interface Redacted {
+  bytes: Uint8Array;
+  /** Occurrences of personal data removed (a name printed three times counts three). */
+  redactions: number;
+  contentType: string;
+  /** Parts that could not be examined (content streams with filters that cannot be decoded). */
+  warnings: string[];
+}
+
+/**
+ * The engine's own reading of the holder's name and account number (its PII finder, and the
+ * holder the parse reports), each kept when it looks like one.
+ */
+function engineValues(extracted: ExtractedDocument, bank: string | undefined): PiiValues {
+  const pii = findStatementPii(extracted);
+  const holders = [...pii.holderNames];
+  try {
+    holders.push(assembleStatement(extracted, { bank }).metadata.account_holder);
+  } catch {
+    // A document the parse cannot assemble is still redacted with what the labels say.
+  }
+  const v = emptyValues();
+  for (const n of holders) {
+    const name = validValue("name", n);
+    if (name && !looksLikeLabel(name)) v.names.push(name);
+  }
+  for (const a of pii.accountNumbers) {
+    const digits = validValue("account_number", a);
+    if (digits) v.accountNumbers.push(digits);
+  }
+  return v;
+}
+
+/**
+ * A copy of the statement with the holder's personal data removed: PDF in, PDF out; XLSX in, XLSX
+ * out; built in memory. The document goes through the parse's own checks and extraction first, so
+ * a document a parse refuses gives the same AppError; a statement without personal data comes
+ * back with `redactions: 0`.
+ */
+export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
+  const kind = sniff(bytes);
+  if (kind === "html") throw unsupportedFormat("Redaction is available for PDF and XLSX statements only");
+  if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {});
+  const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits });
+  const known = engineValues(extracted, opts.bank);
+  if (kind === "pdf") {
+    const r = await redactPdf(bytes, { password: opts.password, known });
+    return { bytes: r.bytes, redactions: r.redactions, contentType: PDF_CONTENT_TYPE, warnings: r.warnings };
+  }
+  const r = await redactXlsx(bytes, known);
+  return { bytes: r.bytes, redactions: r.redactions, contentType: XLSX_CONTENT_TYPE, warnings: [] };
+}

@@ -1,0 +1,95 @@
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
+import { findSpans, type Matcher } from "./find.ts";
+
+/** Keys that carry descriptive metadata (XMP packets, application data) on any dictionary. */
+const METADATA_KEYS = ["Metadata", "PieceInfo"].map((k) => PDFName.of(k));
+
+/**
+ * Removes the document information dictionary and every XMP metadata stream, then drops every
+ * object no longer reachable from the catalog, so the old content streams, the replaced form
+ * XObjects and the metadata are not carried into the output as orphans.
+ */
+export function scrubDocument(context: PDFContext): void {
+  context.trailerInfo.Info = undefined;
+  // Attached files can hold anything (often the statement itself in another format).
+  const root = context.lookup(context.trailerInfo.Root);
+  const names = root instanceof PDFDict ? root.lookup(PDFName.of("Names")) : undefined;
+  if (names instanceof PDFDict) names.delete(PDFName.of("EmbeddedFiles"));
+  for (const [, obj] of context.enumerateIndirectObjects()) {
+    const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
+    if (dict) for (const k of METADATA_KEYS) dict.delete(k);
+  }
+  collectGarbage(context);
+}
+
+function collectGarbage(context: PDFContext): void {
+  const reachable = new Set<string>();
+  const stack: PDFObject[] = [];
+  const roots = [context.trailerInfo.Root, context.trailerInfo.Encrypt].filter((x): x is PDFObject => x !== undefined);
+  stack.push(...roots);
+  while (stack.length > 0) {
+    const o = stack.pop()!;
+    if (o instanceof PDFRef) {
+      const key = o.toString();
+      if (reachable.has(key)) continue;
+      reachable.add(key);
+      const target = context.lookup(o);
+      if (target) stack.push(target);
+    } else if (o instanceof PDFDict) {
+      for (const [, v] of o.entries()) stack.push(v);
+    } else if (o instanceof PDFArray) {
+      stack.push(...o.asArray());
+    } else if (o instanceof PDFStream) {
+      stack.push(o.dict);
+    }
+  }
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!reachable.has(ref.toString())) context.delete(ref);
+  }
+}
+
+function cleaned(text: string, matchers: Matcher[]): string | undefined {
+  const spans = findSpans(text, matchers);
+  if (spans.length === 0) return undefined;
+  let out = "";
+  let pos = 0;
+  for (const sp of spans) {
+    out += text.slice(pos, sp.start);
+    pos = sp.end;
+  }
+  return out + text.slice(pos);
+}
+
+/**
+ * Removes personal data from every string object of the document outside content streams:
+ * outline titles, structure-tree /Alt and /ActualText, form field values, page labels and the
+ * like. Returns how many strings changed.
+ */
+export function scrubStrings(context: PDFContext, matchers: Matcher[]): number {
+  let changed = 0;
+  const visit = (o: PDFObject | undefined): PDFObject | undefined => {
+    if (o instanceof PDFString || o instanceof PDFHexString) {
+      const next = cleaned(o.decodeText(), matchers);
+      if (next === undefined) return undefined;
+      changed++;
+      return PDFHexString.fromText(next);
+    }
+    if (o instanceof PDFDict) {
+      for (const [k, v] of o.entries()) {
+        const r = visit(v);
+        if (r) o.set(k, r);
+      }
+    } else if (o instanceof PDFArray) {
+      o.asArray().forEach((v, i) => {
+        const r = visit(v);
+        if (r) o.set(i, r);
+      });
+    } else if (o instanceof PDFStream) visit(o.dict);
+    return undefined;
+  };
+  for (const [ref, obj] of context.enumerateIndirectObjects()) {
+    const r = visit(obj);
+    if (r) context.assign(ref, r);
+  }
+  return changed;
+}

@@ -1,0 +1,85 @@
+import ExcelJS from "exceljs";
+import { unsupportedFormat } from "../../errors.ts";
+import { cellText } from "../xlsx/cell-text.ts";
+import { detectPii, emptyValues, findHits, mergeValues, type PiiValues } from "./find.ts";
+import type { PageRuns, TextRun } from "./pdf-text.ts";
+
+/** What replaces personal data in a cell. */
+export const REDACTED = "[REDACTED]";
+
+// Cells are laid out as text runs on a grid so the PDF finder's label logic (value to the right of
+// its label, or below it) works unchanged: column c at x = c * CELL_PITCH, row r one line lower.
+const CELL_PITCH = 100;
+const CELL_WIDTH = 90;
+const ROW_PITCH = 10;
+const ROW_HEIGHT = 8;
+
+interface CellRun {
+  run: TextRun;
+  cell: ExcelJS.Cell;
+}
+
+function sheetRuns(ws: ExcelJS.Worksheet): CellRun[] {
+  const out: CellRun[] = [];
+  ws.eachRow({ includeEmpty: false }, (row, r) => {
+    row.eachCell({ includeEmpty: false }, (cell, c) => {
+      // A merged range shows its text once, in its top-left cell.
+      if (cell.isMerged && cell.master !== cell) return;
+      const str = cellText(cell.value);
+      if (str.trim() === "") return;
+      out.push({ cell, run: { str, x: c * CELL_PITCH, y: -r * ROW_PITCH, width: CELL_WIDTH, height: ROW_HEIGHT, dx: 1, dy: 0 } });
+    });
+  });
+  return out;
+}
+
+/** Replaces char ranges of a cell's display text; the cell becomes a plain string (formula, link and rich-text runs dropped). */
+function replaceRanges(text: string, ranges: [number, number][]): string {
+  let out = "";
+  let pos = 0;
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (s < pos) continue;
+    out += text.slice(pos, s) + REDACTED;
+    pos = e;
+  }
+  return out + text.slice(pos);
+}
+
+/**
+ * Redacts a workbook in memory: the same personal data as in a PDF, found with the same rules,
+ * replaced by "[REDACTED]" in the cells that hold it. Other cells are not written to. The document
+ * properties that name people or organisations (creator, last modified by, company, manager) and
+ * describe the file (title, subject, keywords, description) are cleared.
+ */
+export async function redactXlsx(bytes: Uint8Array, known?: PiiValues): Promise<{ bytes: Uint8Array; redactions: number }> {
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
+  } catch (e) {
+    throw unsupportedFormat(`The spreadsheet could not be read as XLSX (${e instanceof Error ? e.message : "unknown error"})`);
+  }
+  const sheets = wb.worksheets.map((ws, index) => {
+    const cells = sheetRuns(ws);
+    const page: PageRuns = { index, view: [0, 0, 0, 0], runs: cells.map((c) => c.run) };
+    return { cells, page };
+  });
+  // Each sheet may carry its own header (OPay: one per account section), so labels are read on all.
+  const values = emptyValues();
+  for (const s of sheets) mergeValues(values, detectPii([s.page], known));
+
+  const hits = findHits(sheets.map((s) => s.page), values);
+  const byRun = new Map<TextRun, [number, number][]>();
+  for (const h of hits) byRun.set(h.run, [...(byRun.get(h.run) ?? []), [h.start, h.end]]);
+  for (const s of sheets) {
+    for (const { run, cell } of s.cells) {
+      const ranges = byRun.get(run);
+      if (ranges) cell.value = replaceRanges(run.str, ranges);
+    }
+  }
+  const p = wb as unknown as Record<string, unknown>;
+  for (const k of ["creator", "lastModifiedBy", "company", "manager", "title", "subject", "keywords", "description"]) {
+    if (k in p) p[k] = "";
+  }
+  const out = await wb.xlsx.writeBuffer();
+  return { bytes: new Uint8Array(out as ArrayBuffer), redactions: new Set(hits.map((h) => h.group)).size };
+}

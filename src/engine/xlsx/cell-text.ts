@@ -1,0 +1,61 @@
+/**
+ * Canonical display strings for spreadsheet cell values, so later stages see one spelling per kind
+ * of value: numbers as plain decimals without float noise, dates as `YYYY-MM-DDTHH:mm:ss`.
+ */
+
+/** Excel keeps 15 significant digits; anything past that is binary float noise. */
+const SIGNIFICANT_DIGITS = 15;
+
+/** `1234.5` -> "1234.5", `0.30000000000000004` -> "0.3", `1e21` -> "1000000000000000000000". */
+export function numberText(n: number): string {
+  if (!Number.isFinite(n)) return "";
+  if (n === 0) return "0";
+  const [mantissa = "0", expPart] = n.toPrecision(SIGNIFICANT_DIGITS).split("e");
+  const negative = mantissa.startsWith("-");
+  const [intPart = "0", fracPart = ""] = mantissa.replace("-", "").split(".");
+  let digits = intPart + fracPart;
+  // Position of the decimal point within `digits`.
+  let point = intPart.length + Number(expPart ?? 0);
+  if (point <= 0) {
+    digits = "0".repeat(1 - point) + digits;
+    point = 1;
+  } else if (point > digits.length) {
+    digits = digits + "0".repeat(point - digits.length);
+  }
+  const whole = digits.slice(0, point).replace(/^0+(?=\d)/, "");
+  const frac = digits.slice(point).replace(/0+$/, "");
+  const text = frac === "" ? whole : `${whole}.${frac}`;
+  return negative && text !== "0" ? `-${text}` : text;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * exceljs turns an Excel date serial (wall-clock time, no zone) into a Date whose UTC fields are that
+ * wall clock; serial fractions carry float noise, so round to the second.
+ */
+export function dateText(d: Date): string {
+  const t = new Date(Math.round(d.getTime() / 1000) * 1000);
+  if (Number.isNaN(t.getTime())) return "";
+  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
+}
+
+/** Any exceljs cell value (primitive, date, rich text, formula, hyperlink, error) as display text. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return numberText(value);
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (value instanceof Date) return dateText(value);
+  if (typeof value === "object") {
+    const v = value as Record<string, unknown>;
+    if (Array.isArray(v.richText)) {
+      return v.richText.map((run) => (typeof run === "object" && run !== null && typeof (run as { text?: unknown }).text === "string" ? (run as { text: string }).text : "")).join("");
+    }
+    // Formulas (plain or shared) show their cached result; without one there is nothing to show.
+    if ("formula" in v || "sharedFormula" in v) return cellText(v.result);
+    if (typeof v.text === "string" || typeof v.text === "object") return cellText(v.text);
+    if (typeof v.error === "string") return "";
+  }
+  return "";
+}

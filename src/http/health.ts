@@ -1,0 +1,104 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { AppDeps, ReadinessCheck } from "./deps.ts";
+import { ENGINE_VERSION, FORMAT_VERSION, SERVICE_VERSION } from "../version.ts";
+import { listBanks } from "../engine/index.ts";
+import { apiKeyAuth } from "./auth.ts";
+import { ErrorEnvelope, keyAuthErrors } from "./schemas.ts";
+
+/** A check that has not answered in this long counts as failed, so /readyz itself stays fast. */
+const CHECK_TIMEOUT_MS = 2000;
+
+const Liveness = z.object({ status: z.literal("ok") });
+const Readiness = z.object({
+  status: z.enum(["ready", "not_ready"]),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })).describe("One entry per check"),
+});
+const Status = z.object({
+  status: z.literal("ok"),
+  service_version: z.string(),
+  engine_version: z.string(),
+  format_version: z.string(),
+  worker_threads: z.number().int(),
+});
+
+async function runCheck(c: ReadinessCheck): Promise<{ ok: boolean; error?: string }> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    const ok = await Promise.race([c.check(), timeout]);
+    return ok === false ? { ok: false, error: "not ready" } : { ok: true };
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** SPEC 4.5 and 4.2: liveness, readiness and the unauthenticated service status. */
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness">) => {
+  const checks: ReadinessCheck[] = [
+    {
+      name: "database",
+      check: async () => {
+        await deps.db.query(`select 1`);
+      },
+    },
+    ...(deps.readiness ?? []),
+  ];
+  return new Elysia({ name: "health", detail: { tags: ["Health"] } })
+    .get("/healthz", () => ({ status: "ok" as const }), {
+      response: { 200: Liveness },
+      detail: { summary: "Liveness", description: "200 whenever the process serves HTTP." },
+    })
+    .get(
+      "/readyz",
+      async ({ set }) => {
+        const results = await Promise.all(checks.map(async (c) => [c.name, await runCheck(c)] as const));
+        const ready = results.every(([, r]) => r.ok);
+        if (!ready) set.status = 503;
+        return { status: ready ? ("ready" as const) : ("not_ready" as const), checks: Object.fromEntries(results) };
+      },
+      {
+        response: { 200: Readiness, 503: Readiness },
+        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks." },
+      },
+    )
+    .get(
+      "/v1/status",
+      () => ({
+        status: "ok" as const,
+        service_version: SERVICE_VERSION,
+        engine_version: ENGINE_VERSION,
+        format_version: FORMAT_VERSION,
+        worker_threads: deps.config.WORKERS,
+      }),
+      {
+        response: { 200: Status, 500: ErrorEnvelope },
+        detail: { summary: "Service status", description: "No credentials: service and engine versions, parse worker threads." },
+      },
+    );
+};
+
+const BankList = z.object({
+  engine_version: z.string(),
+  format_version: z.string(),
+  banks: z.array(z.object({ id: z.string(), name: z.string(), formats: z.array(z.string()).describe("pdf, xlsx") })),
+});
+
+/** SPEC 4.2 GET /v1/banks: the supported banks and the formats each takes (API key). */
+export const banksRoutes = (deps: Pick<AppDeps, "db">) => {
+  const body = {
+    engine_version: ENGINE_VERSION,
+    format_version: FORMAT_VERSION,
+    banks: listBanks(),
+  };
+  return new Elysia({ name: "banks", detail: { tags: ["Account"], security: [{ apiKey: [] }] } })
+    .use(apiKeyAuth(deps))
+    .get("/v1/banks", () => body, {
+      response: { 200: BankList, ...keyAuthErrors },
+      detail: { summary: "Supported banks", description: "The engine version and every bank profile with the file formats it parses." },
+    });
+};

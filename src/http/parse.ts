@@ -1,0 +1,84 @@
+import { Elysia } from "elysia";
+import type { ParseService } from "../jobs/service.ts";
+import type { DocumentResult } from "../jobs/runner.ts";
+import { apiKeyAuth } from "./auth.ts";
+import type { AppDeps } from "./deps.ts";
+import { ErrorEnvelope, keyAuthErrors, ParseResponse } from "./schemas.ts";
+import { readUpload } from "./upload.ts";
+
+/** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
+export const uploadRequestBody = {
+  required: true,
+  content: {
+    "multipart/form-data": {
+      schema: {
+        type: "object",
+        required: ["pdf"],
+        properties: {
+          pdf: { type: "string", format: "binary", description: "The statement: PDF or XLSX" },
+          bank: { type: "string", description: "Bank id that overrides detection, e.g. gtbank" },
+          password: { type: "string", description: "User password of an encrypted PDF" },
+          redact: { type: "string", enum: ["true", "false"], description: "true: return a redacted copy of the document instead" },
+        },
+      },
+    },
+  },
+};
+export const formatQueryParameter = {
+  name: "format",
+  in: "query",
+  required: false,
+  schema: { type: "string", enum: ["json", "csv"], default: "json" },
+};
+
+export const parseErrors = {
+  ...keyAuthErrors,
+  402: ErrorEnvelope,
+  413: ErrorEnvelope,
+  429: ErrorEnvelope,
+  503: ErrorEnvelope,
+} as const;
+
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
+
+/** The HTTP body of a finished parse: JSON object, CSV text or redacted bytes. */
+export function resultResponse(result: DocumentResult, headers: Record<string, string> = {}): Response {
+  if (result.kind === "csv") {
+    return new Response(result.csv, { headers: { ...headers, "content-type": CSV_CONTENT_TYPE, "content-disposition": 'attachment; filename="statement.csv"' } });
+  }
+  if (result.kind === "redact") {
+    return new Response(result.bytes, {
+      headers: { ...headers, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
+    });
+  }
+  return new Response(JSON.stringify(result.response), { headers: { ...headers, "content-type": "application/json" } });
+}
+
+/** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */
+export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: ParseService }) =>
+  new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
+    "/v1/parse",
+    async ({ request, caller, set, server }) => {
+      // Refuse a full queue before the upload is read, not after.
+      deps.parser.checkCapacity(caller);
+      const upload = await readUpload(request, deps.config.MAX_UPLOAD_BYTES);
+      // Nothing is sent until the parse ends (queue wait plus up to PARSE_TIMEOUT_MS): Bun's idle
+      // timer (10 s by default) must not cut the connection meanwhile. It still guards the upload above.
+      server?.timeout(request, 0);
+      const { result, sample } = await deps.parser.parseNow(caller, upload, request);
+      const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
+      if (sample) headers["x-sample"] = "true";
+      return resultResponse(result, headers);
+    },
+    {
+      parse: "none",
+      response: { 200: ParseResponse, ...parseErrors },
+      detail: {
+        summary: "Parse a statement",
+        description:
+          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv`. 200: the ParseResponse, the CSV (text/csv) or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After.",
+        parameters: [formatQueryParameter],
+        requestBody: uploadRequestBody,
+      } as Record<string, unknown>,
+    },
+  );

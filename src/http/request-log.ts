@@ -1,0 +1,34 @@
+import { Elysia } from "elysia";
+import type { Logger } from "../log.ts";
+
+/**
+ * One structured log line per finished request: method, path (no query string: it may carry
+ * user input), status, duration and the request id that is also sent as X-Request-Id. Headers and
+ * bodies are never logged: they carry API keys, the admin token and the statements themselves.
+ */
+export const requestLog = ({ log }: { log: Logger }) => {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: "request-log" })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, (ctx) => {
+      const { request, set, responseValue } = ctx;
+      const begin = started.get(request);
+      const headers = set.headers as Record<string, string | undefined>;
+      const requestId = (ctx as { requestId?: string }).requestId ?? headers["x-request-id"];
+      log.info("request", {
+        request_id: requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: statusOf(responseValue, set.status),
+        duration_ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
+      });
+    });
+};
+
+function statusOf(response: unknown, status: unknown): number {
+  if (response instanceof Response) return response.status;
+  if (typeof status === "number") return status;
+  return 200;
+}

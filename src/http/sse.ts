@@ -1,0 +1,97 @@
+/**
+ * Server-Sent Events, formatted in this one module (WHATWG HTML, "Server-sent events"). Data with
+ * line breaks becomes several `data:` lines; an `event` or `id` containing CR or LF is refused
+ * because it would end the field early and let the payload forge events.
+ */
+
+export interface SseMessage {
+  data: string;
+  event?: string;
+  id?: string | number;
+}
+
+const LINE_BREAK = /\r\n|\r|\n/;
+
+export function formatEvent({ data, event, id }: SseMessage): string {
+  let out = "";
+  if (event !== undefined) {
+    if (/[\r\n]/.test(event)) throw new Error("SSE event name must not contain CR or LF");
+    out += `event: ${event}\n`;
+  }
+  if (id !== undefined) {
+    const s = String(id);
+    if (/[\r\n\0]/.test(s)) throw new Error("SSE id must not contain CR, LF or NUL");
+    out += `id: ${s}\n`;
+  }
+  for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
+  return `${out}\n`;
+}
+
+/** A comment line: ignored by clients, keeps proxies and idle timers from closing a quiet stream. */
+export const formatComment = (text: string): string => `: ${text.replace(/[\r\n]+/g, " ")}\n\n`;
+
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  // nginx buffers proxied responses unless told not to; events must arrive as they happen.
+  "x-accel-buffering": "no",
+  connection: "keep-alive",
+} as const;
+
+export interface SseSource {
+  /** Called once with a `send` that writes one event; resolve when the stream should end. */
+  run(send: (m: SseMessage) => void, signal: AbortSignal): Promise<void>;
+  /** Always called once, however the stream ends (finished, client gone, error). */
+  onClose?: () => void;
+}
+
+/**
+ * A streaming Response for `source`, with a heartbeat comment every `heartbeatMs`. The stream is
+ * closed in `finally`, so the consumer slot is given back however it ends.
+ */
+export function sseResponse(source: SseSource, { heartbeatMs, headers = {} }: { heartbeatMs: number; headers?: Record<string, string> }): Response {
+  const encoder = new TextEncoder();
+  const gone = new AbortController();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const write = (s: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(s));
+        } catch {
+          gone.abort();
+        }
+      };
+      heartbeat = setInterval(() => write(formatComment("heartbeat")), heartbeatMs);
+      // Not awaited: start() must return for the body to flow while the source runs.
+      void (async () => {
+      try {
+        // A first comment flushes the headers at once, so the client knows it is connected.
+        write(formatComment("connected"));
+        await source.run((m) => write(formatEvent(m)), gone.signal);
+      } catch {
+        // the source failed: end the stream (the consumer sees it close without a result)
+      } finally {
+        clearInterval(heartbeat);
+        if (!closed) {
+          closed = true;
+          try {
+            controller.close();
+          } catch {
+            // already closed by a cancel
+          }
+        }
+        source.onClose?.();
+      }
+      })();
+    },
+    cancel() {
+      closed = true;
+      clearInterval(heartbeat);
+      gone.abort();
+    },
+  });
+  return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+}

@@ -1,0 +1,146 @@
+import type { ParseResponse, Progress } from "../engine/types.ts";
+import type { AppError } from "../errors.ts";
+import { envelope } from "../http/errors.ts";
+import { FORMAT_VERSION } from "../version.ts";
+import type { DocumentResult } from "./runner.ts";
+import type { ResultKind } from "./tasks.ts";
+
+export type JobState = "queued" | "running" | "done" | "failed";
+
+/** One SSE message: progress as default `data:` lines, the end as `event: result`. */
+export interface JobEvent {
+  id: number;
+  event?: "result";
+  data: string;
+}
+
+/** SPEC 2.5 snapshot, built for the poll endpoint. */
+export interface JobSnapshot {
+  job_id: string;
+  state: JobState;
+  result_kind: ResultKind;
+  progress: Progress;
+  format_version: string;
+  redactions: number;
+  sample: boolean;
+  result?: ParseResponse;
+  result_url?: string;
+  error?: string;
+  error_class?: string;
+}
+
+export const jobPaths = (id: string) => ({
+  poll_url: `/v1/parse/jobs/${id}`,
+  stream_url: `/v1/parse/jobs/${id}/stream`,
+  result_url: `/v1/parse/jobs/${id}/result`,
+});
+
+/**
+ * A parse job's record and its event source. Progress only moves forward within a stage, the
+ * final `result` event is built once and kept, so a consumer that arrives late still gets it.
+ */
+export class Job {
+  state: JobState = "queued";
+  progress: Progress = { stage: "queued", current: 0, total: 0 };
+  outcome?: DocumentResult;
+  error?: AppError;
+  sample = false;
+  /** Set while an SSE consumer is attached (one at a time). */
+  streaming = false;
+  private seq = 0;
+  private final?: JobEvent;
+  private readonly listeners = new Set<(e: JobEvent) => void>();
+
+  constructor(
+    readonly id: string,
+    readonly owner: string,
+    readonly kind: ResultKind,
+  ) {}
+
+  get finished(): boolean {
+    return this.state === "done" || this.state === "failed";
+  }
+
+  start(): void {
+    if (this.state === "queued") this.state = "running";
+  }
+
+  report(p: Progress): void {
+    if (this.finished) return;
+    if (p.stage === this.progress.stage && p.current <= this.progress.current) return;
+    this.progress = { stage: p.stage, current: p.current, total: p.total };
+    this.emit({ id: ++this.seq, data: JSON.stringify(this.progress) });
+  }
+
+  succeed(outcome: DocumentResult, sample = false): void {
+    if (this.finished) return;
+    this.state = "done";
+    this.outcome = outcome;
+    this.sample = sample;
+    this.final = { id: ++this.seq, event: "result", data: JSON.stringify(this.resultBody()) };
+    this.emit(this.final);
+  }
+
+  fail(error: AppError): void {
+    if (this.finished) return;
+    this.state = "failed";
+    this.error = error;
+    this.final = { id: ++this.seq, event: "result", data: JSON.stringify(envelope(error)) };
+    this.emit(this.final);
+  }
+
+  /**
+   * The events a new consumer should see first: the latest progress, or the final event; only
+   * those newer than `afterId` (the Last-Event-ID of a reconnecting EventSource).
+   */
+  replay(afterId = 0): JobEvent[] {
+    const latest = this.final ?? (this.seq > 0 ? { id: this.seq, data: JSON.stringify(this.progress) } : undefined);
+    return latest && latest.id > afterId ? [latest] : [];
+  }
+
+  subscribe(fn: (e: JobEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  snapshot(): JobSnapshot {
+    const s: JobSnapshot = {
+      job_id: this.id,
+      state: this.state,
+      result_kind: this.kind,
+      progress: this.progress,
+      format_version: FORMAT_VERSION,
+      redactions: this.outcome?.kind === "redact" ? this.outcome.redactions : 0,
+      sample: this.sample,
+    };
+    if (this.kind !== "json") s.result_url = jobPaths(this.id).result_url;
+    if (this.state === "done" && this.outcome && this.outcome.kind !== "redact") s.result = this.outcome.response;
+    if (this.state === "failed" && this.error) {
+      s.error = this.error.message;
+      s.error_class = this.error.errorClass;
+    }
+    return s;
+  }
+
+  /** Rough bytes held by the finished job, for the cache's byte budget. */
+  size(): number {
+    const o = this.outcome;
+    const base = 1024 + (this.final?.data.length ?? 0) * 2;
+    if (!o) return base;
+    if (o.kind === "redact") return base + o.bytes.byteLength;
+    // The response object is held next to its serialised copy in the final event.
+    return base * 2 + (o.kind === "csv" ? o.csv.length * 2 : 0);
+  }
+
+  /** What the `result` event carries: the ParseResponse, or for redaction where to fetch the bytes. */
+  private resultBody(): unknown {
+    const o = this.outcome;
+    if (!o) return null;
+    if (o.kind !== "redact") return o.response;
+    return { format_version: FORMAT_VERSION, result_url: jobPaths(this.id).result_url, redactions: o.redactions, content_type: o.contentType };
+  }
+
+  private emit(e: JobEvent): void {
+    for (const fn of this.listeners) fn(e);
+  }
+}

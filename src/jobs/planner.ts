@@ -1,0 +1,42 @@
+import type { PageText } from "../engine/types.ts";
+
+/** PDFs with more pages than this are split across workers; smaller ones cost more to split than to parse. */
+export const SPLIT_ABOVE_PAGES = 8;
+/** Fewest pages worth a task of their own (each task opens the document again). */
+export const MIN_PAGES_PER_RANGE = 4;
+
+export interface PageRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * Splits pages 1..pageCount into at most `workers` contiguous ranges of near-equal size, none
+ * smaller than MIN_PAGES_PER_RANGE unless the document itself is.
+ */
+export function planRanges(pageCount: number, workers: number): PageRange[] {
+  if (pageCount < 1) return [];
+  const parts = Math.max(1, Math.min(workers, Math.floor(pageCount / MIN_PAGES_PER_RANGE)));
+  const base = Math.floor(pageCount / parts);
+  const extra = pageCount % parts;
+  const ranges: PageRange[] = [];
+  let first = 1;
+  for (let i = 0; i < parts; i++) {
+    const size = base + (i < extra ? 1 : 0);
+    ranges.push({ first, last: first + size - 1 });
+    first += size;
+  }
+  return ranges;
+}
+
+/**
+ * Joins the ranges' pages in page order and checks none is missing or repeated, so a planning
+ * mistake fails loudly instead of silently dropping transactions.
+ */
+export function mergePages(parts: readonly PageText[][], pageCount: number): PageText[] {
+  const pages = parts.flat().sort((a, b) => a.number - b.number);
+  if (pages.length !== pageCount || pages.some((p, i) => p.number !== i + 1)) {
+    throw new Error(`page ranges merged to ${pages.length} pages [${pages.map((p) => p.number).join(",")}], expected 1..${pageCount}`);
+  }
+  return pages;
+}

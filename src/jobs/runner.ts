@@ -1,0 +1,92 @@
+import type { ParseResponse, ProgressFn } from "../engine/types.ts";
+import { AppError, parseTimeout } from "../errors.ts";
+import { mergePages, planRanges, SPLIT_ABOVE_PAGES } from "./planner.ts";
+import type { WorkerPool } from "./pool.ts";
+import type { DocumentInput, ResultKind } from "./tasks.ts";
+
+export interface DocumentRequest {
+  kind: ResultKind;
+  doc: DocumentInput;
+}
+
+export type DocumentResult =
+  | { kind: "json"; response: ParseResponse }
+  | { kind: "csv"; response: ParseResponse; csv: string }
+  | { kind: "redact"; bytes: Uint8Array<ArrayBuffer>; contentType: string; redactions: number };
+
+export interface RunnerContext {
+  pool: WorkerPool;
+  timeoutMs: number;
+  /** Threads this document may use for its page ranges right now (at least 1). */
+  freeWorkers(): number;
+}
+
+export interface RunHooks {
+  onProgress?: ProgressFn;
+  /** Caller gone or shutdown: aborts the document's tasks in their workers. */
+  signal?: AbortSignal;
+  /** Called with the thread id of each page range (tests observe the fan-out through it). */
+  onRange?: (range: { first: number; last: number; threadId: number }) => void;
+}
+
+/**
+ * Runs one document through the pool within the time limit. A PDF above SPLIT_ABOVE_PAGES pages
+ * is split into page ranges parsed on several workers, merged in page order, then assembled in a
+ * worker; anything smaller is parsed whole in one worker.
+ */
+export async function runDocument(ctx: RunnerContext, req: DocumentRequest, hooks: RunHooks = {}): Promise<DocumentResult> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(parseTimeout(`The document took longer than ${ctx.timeoutMs} ms to parse`)), ctx.timeoutMs);
+  const onOuterAbort = () => abort.abort(hooks.signal?.reason);
+  hooks.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  if (hooks.signal?.aborted) onOuterAbort();
+  try {
+    return await run(ctx, req, hooks, abort);
+  } finally {
+    clearTimeout(timer);
+    hooks.signal?.removeEventListener("abort", onOuterAbort);
+  }
+}
+
+async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: RunHooks, abort: AbortController): Promise<DocumentResult> {
+  const { pool } = ctx;
+  const signal = abort.signal;
+  if (kind === "redact") {
+    const r = await pool.run({ op: "redact", doc }, { signal });
+    hooks.onProgress?.({ stage: "redact", current: 1, total: 1 });
+    return { kind, bytes: r.bytes, contentType: r.contentType, redactions: r.redactions };
+  }
+  const csv = kind === "csv";
+  const workers = ctx.freeWorkers();
+  const first = await pool.run(
+    { op: "parse", doc, csv, splitAbove: workers > 1 ? SPLIT_ABOVE_PAGES : null },
+    { signal, onMessage: (m) => m.type === "progress" && hooks.onProgress?.(m.progress) },
+  );
+  let parsed;
+  if ("parsed" in first) {
+    parsed = first.parsed;
+  } else {
+    const { pageCount, producer } = first.split;
+    let done = 0;
+    const ranges = planRanges(pageCount, workers);
+    const parts = await Promise.all(
+      ranges.map(async (range) => {
+        const out = await pool.run(
+          { op: "pages", doc, first: range.first, last: range.last },
+          { signal, onMessage: (m) => m.type === "page" && hooks.onProgress?.({ stage: "extract", current: ++done, total: pageCount }) },
+        );
+        hooks.onRange?.({ ...range, threadId: out.threadId });
+        return out.pages;
+      }),
+    ).catch((e: unknown) => {
+      // One range failed: stop the others rather than let them run to no purpose.
+      if (!signal.aborted) abort.abort(e);
+      throw signal.reason instanceof AppError ? signal.reason : e;
+    });
+    hooks.onProgress?.({ stage: "assemble", current: 0, total: 1 });
+    parsed = await pool.run({ op: "assemble", pages: mergePages(parts, pageCount), pageCount, producer, bank: doc.bank, csv }, { signal });
+    hooks.onProgress?.({ stage: "assemble", current: 1, total: 1 });
+  }
+  if (csv) return { kind, response: parsed.response, csv: parsed.csv ?? "" };
+  return { kind, response: parsed.response };
+}

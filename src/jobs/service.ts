@@ -1,0 +1,202 @@
+import type { Config } from "../config.ts";
+import type { Caller } from "../db/keys.ts";
+// The pure serialiser only (no pdf.js): formatting the canned sample is not parsing.
+import { toCsv } from "../engine/csv.ts";
+import { AppError, toAppError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import type { Logger } from "../log.ts";
+import { sampleResponse } from "../metering/sample.ts";
+import type { Admission, Metering } from "../metering/types.ts";
+import { DocumentGate, shuttingDown, type Ticket } from "./gate.ts";
+import { Job } from "./job.ts";
+import { createWorkerPool, type WorkerPool } from "./pool.ts";
+import { type DocumentResult, type RunHooks, runDocument } from "./runner.ts";
+import { JobStore } from "./store.ts";
+import type { ResultKind } from "./tasks.ts";
+
+/** A validated upload (src/http/upload.ts). */
+export interface Upload {
+  bytes: Uint8Array;
+  kind: ResultKind;
+  bank?: string;
+  password?: string;
+}
+
+export interface Outcome {
+  result: DocumentResult;
+  /** The canned sample was returned instead of a parse (caller past a free cap). */
+  sample: boolean;
+}
+
+/**
+ * Parses, sync and async, over the one worker pool: admission (per-key and queue limits, then
+ * metering), the run itself, the job records, and the drain at shutdown.
+ */
+export interface ParseService {
+  readonly pool: WorkerPool;
+  readonly store: JobStore;
+  /** `request.signal` (the caller hanging up) aborts the parse in its worker. */
+  parseNow(caller: Caller, upload: Upload, request: { headers: Headers; signal?: AbortSignal }): Promise<Outcome>;
+  submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<Job>;
+  /** Refuses at once (429/503) when a parse by this caller would be refused; nothing is reserved. */
+  checkCapacity(caller: Caller): void;
+  ready(): boolean;
+  /** Refuses new parses, lets running ones finish up to `graceMs`, fails the rest, destroys the pool. */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export interface ServiceDeps {
+  config: Config;
+  log: Logger;
+  metering: Metering;
+  /** Tests swap the worker module (e.g. one that crashes). */
+  workerFilename?: string;
+}
+
+const clientClosed = () => new AppError("client_closed", 499, "The client closed the request before the parse finished");
+
+/** A signal that aborts with `reason()` when `signal` aborts, whatever reason it carried. */
+function abortAs(signal: AbortSignal, reason: () => AppError): AbortSignal {
+  const c = new AbortController();
+  if (signal.aborted) c.abort(reason());
+  else signal.addEventListener("abort", () => c.abort(reason()), { once: true });
+  return c.signal;
+}
+
+/** Shares the upload with the workers: one copy here, none per task or page. */
+function share(bytes: Uint8Array): SharedArrayBuffer {
+  const sab = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(sab).set(bytes);
+  return sab;
+}
+
+function sampleResult(kind: ResultKind): DocumentResult {
+  const response = sampleResponse();
+  // A sample has no document to redact; the caller gets the sample statement as JSON instead.
+  return kind === "csv" ? { kind, response, csv: toCsv(response) } : { kind: "json", response };
+}
+
+export function createParseService({ config, log, metering, workerFilename }: ServiceDeps): ParseService {
+  const pool = createWorkerPool({
+    threads: config.WORKERS,
+    filename: workerFilename,
+    onError: (e) => log.error("parse worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
+  });
+  const gate = new DocumentGate({ concurrency: config.WORKERS, maxQueued: config.MAX_QUEUED_JOBS, maxPerKey: config.MAX_INFLIGHT_PER_KEY });
+  const store = new JobStore({ ttlMs: config.JOB_RESULT_TTL_S * 1000, maxBytes: config.JOB_CACHE_MAX_BYTES });
+  const stopping = new AbortController();
+  const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
+  const running = new Set<Promise<unknown>>();
+  const ctx = {
+    pool,
+    timeoutMs: config.PARSE_TIMEOUT_MS,
+    freeWorkers: () => Math.max(1, pool.threads - gate.runningCount + 1),
+  };
+  pool.warm().catch((e: unknown) => log.error("parse workers failed to start", { error: String(e) }));
+
+  /** Per-key and queue limits first (cheap, synchronous), then metering. */
+  async function admit(caller: Caller, request: { headers: Headers }): Promise<{ ticket: Ticket; admission: Admission }> {
+    const ticket = gate.enter(caller.keyId);
+    try {
+      return { ticket, admission: await metering.admit(caller, request) };
+    } catch (e) {
+      ticket.release();
+      throw e;
+    }
+  }
+
+  /** Runs an admitted document and settles its admission exactly once. */
+  async function execute(
+    ticket: Ticket,
+    admission: Admission,
+    upload: Upload,
+    { onStart, callerSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal },
+  ): Promise<DocumentResult> {
+    let startedAt = 0;
+    try {
+      await ticket.started;
+      if (stopping.signal.aborted) throw shuttingDown();
+      startedAt = performance.now();
+      onStart?.();
+      const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
+      const signal = callerSignal ? AbortSignal.any([stopping.signal, abortAs(callerSignal, clientClosed)]) : stopping.signal;
+      const result = await runDocument(ctx, { kind: upload.kind, doc }, {
+        ...hooks,
+        signal,
+        onRange: (r) => log.debug("page range parsed", { first: r.first, last: r.last, thread: r.threadId }),
+      });
+      log.info("parse finished", { kind: upload.kind, bytes: upload.bytes.byteLength, ms: Math.round(performance.now() - startedAt) });
+      await admission.succeeded().catch((e: unknown) => log.error("metering: succeeded() failed", { error: String(e) }));
+      return result;
+    } catch (e) {
+      const err = toAppError(e);
+      log.info("parse failed", { kind: upload.kind, error_class: err.errorClass, ms: startedAt ? Math.round(performance.now() - startedAt) : 0 });
+      await admission.failed(err.errorClass).catch((x: unknown) => log.error("metering: failed() failed", { error: String(x) }));
+      throw err;
+    } finally {
+      ticket.release();
+    }
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    running.add(p);
+    p.finally(() => running.delete(p)).catch(() => {});
+    return p;
+  }
+
+  return {
+    pool,
+    store,
+    ready: () => pool.ready() && !stopping.signal.aborted,
+    checkCapacity: (caller) => gate.check(caller.keyId),
+
+    async parseNow(caller, upload, request) {
+      const { ticket, admission } = await admit(caller, request);
+      if (admission.sample) {
+        ticket.release();
+        return { result: sampleResult(upload.kind), sample: true };
+      }
+      // A caller that hangs up stops its parse: its worker is freed for someone still waiting.
+      return { result: await track(execute(ticket, admission, upload, { callerSignal: request.signal })), sample: false };
+    },
+
+    async submit(caller, upload, request) {
+      const { ticket, admission } = await admit(caller, request);
+      const job = new Job(newId("job"), caller.owner, upload.kind);
+      store.add(job);
+      if (admission.sample) {
+        ticket.release();
+        job.succeed(sampleResult(upload.kind), true);
+        store.settle(job);
+        return job;
+      }
+      void track(
+        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p) })
+          .then((result) => job.succeed(result))
+          .catch((e: unknown) => {
+            const err = toAppError(e);
+            if (err.status >= 500) log.error("parse job failed", { job_class: err.errorClass, error: String(err.internal ?? err.message) });
+            job.fail(err);
+          })
+          .finally(() => store.settle(job)),
+      );
+      return job;
+    },
+
+    async shutdown(graceMs) {
+      gate.close();
+      const drained = Promise.allSettled([...running]);
+      const deadline = new Promise<void>((r) => setTimeout(r, graceMs).unref?.());
+      await Promise.race([drained, deadline]);
+      // Whatever is still running is aborted in its worker; its job fails and its stream gets the envelope.
+      stopping.abort(shuttingDown());
+      await drained;
+      for (const job of store.unfinished()) {
+        job.fail(shuttingDown());
+        store.settle(job);
+      }
+      store.close();
+      await pool.destroy();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { Caller, KeyTier } from "../db/keys.ts";
+import { getSubscription, isActive } from "../db/subscriptions.ts";
+import { countHeldPlaces, finishReservation, insertReservation } from "../db/usage.ts";
+import { lagosDate, periodOf } from "../billing/periods.ts";
+import { AppError } from "../errors.ts";
+import { randomToken } from "../crypto.ts";
+import { firstPartyClientIp } from "./client-ip.ts";
+import type { Admission, Metering } from "./types.ts";
+
+export interface MeteringOptions {
+  db: Db;
+  config: Pick<Config, "TEST_MONTHLY_CAP" | "FIRST_PARTY_IP_MONTHLY_CAP" | "METERING_RESERVATION_TTL_S">;
+  /** The clock; tests move it across a period boundary. */
+  now?: () => Date;
+}
+
+export const subscriptionInactive = () =>
+  new AppError("subscription_inactive", 402, "This key's owner has no active subscription; start one with the service operator");
+
+// Namespace of the advisory locks that serialize cap checks of one owner (the second key is the owner's hash).
+const CAP_LOCK_NAMESPACE = 5105;
+
+const SAMPLE: Admission = { sample: true, succeeded: async () => {}, failed: async () => {} };
+
+/**
+ * Database-backed metering. Every admitted parse first reserves a row (state 'reserved'); the
+ * caller later finalizes it once as succeeded or failed. Capped tiers (test, first_party) check
+ * and reserve under a per-owner transaction-scoped advisory lock, so concurrent requests can't
+ * overshoot a cap; live keys are never refused for volume (overage is billed), only for a missing
+ * subscription.
+ */
+export function createMetering({ db, config, now = () => new Date() }: MeteringOptions): Metering {
+  const reserve = async (tx: Pick<Db, "query">, caller: Caller, clientIp: string | null, at: Date): Promise<string> => {
+    const id = `use_${randomToken(16)}`;
+    await insertReservation(tx, {
+      id,
+      owner: caller.owner,
+      keyId: caller.keyId,
+      keyTier: caller.tier,
+      clientIp,
+      period: periodOf(at).key,
+      day: lagosDate(at),
+      reservedAt: at,
+    });
+    return id;
+  };
+
+  /** Reserves a place under `cap`, or returns undefined when the scope has used them all. */
+  const reserveUnderCap = (caller: Caller, clientIp: string | null, cap: number, at: Date) =>
+    db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock($1, hashtext($2))`, [CAP_LOCK_NAMESPACE, caller.owner]);
+      const freshSince = new Date(at.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
+      const held = await countHeldPlaces(tx, { owner: caller.owner, keyTier: caller.tier, period: periodOf(at).key, clientIp }, freshSince);
+      return held < cap ? reserve(tx, caller, clientIp, at) : undefined;
+    });
+
+  const admission = (id: string): Admission => {
+    // One admission finalizes once; the SQL guard (state = 'reserved') also holds across processes.
+    let finished = false;
+    const finish = async (outcome: { state: "succeeded" } | { state: "failed"; errorClass: string }) => {
+      if (finished) return;
+      finished = true;
+      await finishReservation(db, id, outcome, now());
+    };
+    return {
+      sample: false,
+      succeeded: () => finish({ state: "succeeded" }),
+      failed: (errorClass) => finish({ state: "failed", errorClass }),
+    };
+  };
+
+  const capFor: Record<Exclude<KeyTier, "live">, number> = {
+    test: config.TEST_MONTHLY_CAP,
+    first_party: config.FIRST_PARTY_IP_MONTHLY_CAP,
+  };
+
+  return {
+    async admit(caller, request) {
+      const at = now();
+      if (caller.tier === "live") {
+        if (!isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
+        return admission(await reserve(db, caller, null, at));
+      }
+      // The header is checked before anything is counted, so a bad request never holds a place.
+      const clientIp = caller.tier === "first_party" ? firstPartyClientIp(request.headers) : null;
+      const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at);
+      return id === undefined ? SAMPLE : admission(id);
+    },
+  };
+}

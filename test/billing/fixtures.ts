@@ -1,0 +1,23 @@
+import type { Config } from "../../src/config.ts";
+import type { Db } from "../../src/db/client.ts";
+import { type Caller, issueKey, issueTestKey, type KeyTier } from "../../src/db/keys.ts";
+import { activateSubscription } from "../../src/db/subscriptions.ts";
+import type { PlanTier } from "../../src/billing/plans.ts";
+
+/** Config for module-level tests: only what metering reads. */
+export const meteringConfig = (over: Partial<Pick<Config, "TEST_MONTHLY_CAP" | "FIRST_PARTY_IP_MONTHLY_CAP" | "METERING_RESERVATION_TTL_S">> = {}) => ({
+  TEST_MONTHLY_CAP: 25,
+  FIRST_PARTY_IP_MONTHLY_CAP: 50,
+  METERING_RESERVATION_TTL_S: 900,
+  ...over,
+});
+
+/** Issues a real key through the keys module and returns it as the authenticated caller. */
+export async function callerFor(db: Db, owner: string, tier: KeyTier): Promise<Caller> {
+  const issued = tier === "test" ? await issueTestKey(db, owner) : await issueKey(db, { name: `${tier}-key`, owner, tier });
+  return { keyId: issued.id, owner, tier, prefix: issued.prefix };
+}
+
+export const subscribe = (db: Db, owner: string, tier: PlanTier = "starter") => activateSubscription(db, { owner, tier });
+
+export const headers = (h: Record<string, string> = {}) => ({ headers: new Headers(h) });

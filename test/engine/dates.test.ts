@@ -1,0 +1,79 @@
+import { describe, expect, test } from "bun:test";
+import { completePartialDate, formatLagos, inferDayMonthOrder, type RawDate, resolveDate, scanDate, scanPartialDate, scanPeriod } from "../../src/engine/dates.ts";
+
+const iso = (text: string, order: "dmy" | "mdy" = "dmy") => {
+  const d = scanDate(text);
+  return d ? formatLagos(resolveDate(d, order)) : null;
+};
+
+describe("scanDate forms", () => {
+  test.each([
+    ["03-Jan-2024", "2024-01-03T00:00:00+01:00"],
+    ["03-JAN-24", "2024-01-03T00:00:00+01:00"],
+    ["03/01/2024", "2024-01-03T00:00:00+01:00"],
+    ["2024-01-03", "2024-01-03T00:00:00+01:00"],
+    ["03 Jan 2024", "2024-01-03T00:00:00+01:00"],
+    ["3 January, 2024", "2024-01-03T00:00:00+01:00"],
+    ["Jan 03, 2024", "2024-01-03T00:00:00+01:00"],
+    ["2024 Jan 03 14:22:11", "2024-01-03T14:22:11+01:00"],
+    ["02 May 2023 08:21:07", "2023-05-02T08:21:07+01:00"],
+    ["2024-05-01T23:05:06", "2024-05-01T23:05:06+01:00"],
+    ["03.01.2024 09:15", "2024-01-03T09:15:00+01:00"],
+    ["31-12-99", "1999-12-31T00:00:00+01:00"],
+  ])("%s", (text, want) => expect(iso(text)).toBe(want));
+
+  test("AM/PM with US order", () => {
+    expect(iso("01/03/2024 02:13:00 PM", "mdy")).toBe("2024-01-03T14:13:00+01:00");
+    expect(iso("06/13/2026 12:04:37 AM", "mdy")).toBe("2026-06-13T00:04:37+01:00");
+    expect(iso("06/13/2026 12:30:00 PM", "mdy")).toBe("2026-06-13T12:30:00+01:00");
+  });
+
+  test("not dates", () => {
+    for (const t of ["1,234.56", "32/01/2024", "2024-13-01", "30-Feb-2024", "hello", "20240103", "12:30"]) expect(scanDate(t)).toBeNull();
+  });
+
+  test("yearless dates take the year of the statement period", () => {
+    const p = scanPartialDate("02 Dec");
+    expect(p).toEqual({ month: 12, day: 2 });
+    const period = scanPeriod("01 Dec 2024 - 31 Jan 2025")!;
+    expect(formatLagos(completePartialDate(p!, period, 2000))).toBe("2024-12-02T00:00:00+01:00");
+    expect(formatLagos(completePartialDate(scanPartialDate("05-Jan")!, period, 2000))).toBe("2025-01-05T00:00:00+01:00");
+  });
+});
+
+describe("day/month order per document", () => {
+  const all = (...texts: string[]) => texts.map((t) => scanDate(t)!) as RawDate[];
+  test("a first part above 12 proves day-first", () => {
+    expect(inferDayMonthOrder(all("01/02/2024", "13/02/2024"))).toBe("dmy");
+  });
+  test("a second part above 12 proves month-first", () => {
+    expect(inferDayMonthOrder(all("06/05/2026", "06/13/2026"))).toBe("mdy");
+  });
+  test("without proof, the order under which the dates run in sequence wins", () => {
+    // 01/02, 01/03, 01/04 ... reads as Jan 2, Jan 3, Jan 4 in US order and as 1 Feb, 1 Mar, 1 Apr day-first;
+    // both are monotonic, so day-first (the Nigerian convention) is kept.
+    expect(inferDayMonthOrder(all("01/02/2024", "01/03/2024", "01/04/2024"))).toBe("dmy");
+    // 02/01, 03/01, 01/02, 05/02: day-first is sorted, month-first is not.
+    expect(inferDayMonthOrder(all("02/01/2024", "03/01/2024", "01/02/2024", "05/02/2024"))).toBe("dmy");
+    // 01/02, 01/03, 02/01, 02/05 is sorted only month-first (Jan 2, Jan 3, Feb 1, Feb 5).
+    expect(inferDayMonthOrder(all("01/02/2024", "01/03/2024", "02/01/2024", "02/05/2024"))).toBe("mdy");
+  });
+  test("named months are never ambiguous", () => {
+    expect(scanDate("03-Jan-2024")?.ambiguous).toBe(false);
+    expect(scanDate("03/01/2024")?.ambiguous).toBe(true);
+  });
+});
+
+describe("scanPeriod", () => {
+  test.each([
+    ["30/06/2025 TO 28/02/2026", "2025-06-30", "2026-02-28"],
+    ["01 May 2023 - 12 May 2023", "2023-05-01", "2023-05-12"],
+    ["01 May 2023-12 May 2023", "2023-05-01", "2023-05-12"],
+    ["Period: 2024-08-01 to 2024-08-31", "2024-08-01", "2024-08-31"],
+    ["01-Jan-2024 To 31-Mar-2024", "2024-01-01", "2024-03-31"],
+  ])("%s", (text, a, b) => {
+    const p = scanPeriod(text)!;
+    expect(formatLagos(resolveDate(p[0], "dmy")).slice(0, 10)).toBe(a);
+    expect(formatLagos(resolveDate(p[1], "dmy")).slice(0, 10)).toBe(b);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Golden fixtures: every generated statement parsed by the engine must equal its expected.json,
+ * field by field. A second group checks the files on disk still match the generator, so the
+ * expectations cannot drift from the data model that produced the documents.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { buildExpected, expectedJson } from "../../fixtures/build.ts";
+import type { ExpectedResponse } from "../../fixtures/lib/expected.ts";
+import { LAYOUTS } from "../../fixtures/layouts/index.ts";
+import { makeStatement } from "../../fixtures/lib/model.ts";
+import { parseStatement } from "../../src/engine/index.ts";
+import type { ParseResponse } from "../../src/engine/types.ts";
+
+const FIXTURES = join(import.meta.dir, "../../fixtures");
+
+function readExpected(name: string): ExpectedResponse {
+  return JSON.parse(readFileSync(join(FIXTURES, name, "expected.json"), "utf8")) as ExpectedResponse;
+}
+
+/** Every differing field as "path: expected X, got Y"; capped so one shifted column stays readable. */
+function differences(expected: ExpectedResponse, actual: ParseResponse, cap = 25): string[] {
+  const out: string[] = [];
+  const cmp = (path: string, want: unknown, got: unknown) => {
+    if (want !== got) out.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  };
+  cmp("format_version", expected.format_version, actual.format_version);
+  for (const [k, v] of Object.entries(expected.metadata)) cmp(`metadata.${k}`, v, (actual.metadata as unknown as Record<string, unknown>)[k]);
+  cmp("totals.credit", expected.totals.credit, actual.totals?.credit);
+  cmp("totals.debit", expected.totals.debit, actual.totals?.debit);
+  cmp("row_wise_reconcilable", expected.row_wise_reconcilable, actual.row_wise_reconcilable);
+  cmp("transactions.length", expected.transactions.length, actual.transactions?.length);
+  const n = Math.max(expected.transactions.length, actual.transactions?.length ?? 0);
+  for (let i = 0; i < n; i++) {
+    const want = expected.transactions[i];
+    const got = actual.transactions?.[i];
+    if (!want || !got) {
+      out.push(`transactions[${i}]: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      continue;
+    }
+    for (const [k, v] of Object.entries(want)) cmp(`transactions[${i}].${k}`, v, (got as unknown as Record<string, unknown>)[k]);
+  }
+  return out.length > cap ? [...out.slice(0, cap), `... and ${out.length - cap} more differences`] : out;
+}
+
+describe("generated fixtures parse to their expected JSON", () => {
+  for (const layout of LAYOUTS) {
+    test(layout.name, async () => {
+      const bytes = new Uint8Array(readFileSync(join(FIXTURES, layout.name, layout.file)));
+      const actual = await parseStatement(bytes, {});
+      expect(differences(readExpected(layout.name), actual)).toEqual([]);
+      // The full account number must appear nowhere in the output, only its last four digits.
+      expect(JSON.stringify(actual)).not.toContain(makeStatement(layout.options).accountNumber);
+    });
+  }
+});
+
+describe("fixtures on disk match the generator", () => {
+  const built = buildExpected();
+
+  test("every layout's expected.json equals what the generator builds now", () => {
+    const stale = built
+      .filter(({ layout, expected }) => readFileSync(join(FIXTURES, layout.name, "expected.json"), "utf8") !== expectedJson(expected))
+      .map(({ layout }) => layout.name);
+    // Fix: run `npx bun fixtures/generate.ts` and commit the result.
+    expect(stale).toEqual([]);
+  });
+
+  test("every layout has its statement file and no stray fixture folders exist", () => {
+    const missing = LAYOUTS.filter((l) => !existsSync(join(FIXTURES, l.name, l.file))).map((l) => l.name);
+    expect(missing).toEqual([]);
+    const folders = readdirSync(FIXTURES).filter((f) => statSync(join(FIXTURES, f)).isDirectory() && existsSync(join(FIXTURES, f, "expected.json")));
+    expect(folders.sort()).toEqual(LAYOUTS.map((l) => l.name).sort());
+  });
+
+  test("the set covers the required variety", () => {
+    expect(LAYOUTS.length).toBeGreaterThanOrEqual(14);
+    const banks = new Set(built.map((b) => b.expected.metadata.bank));
+    for (const bank of ["gtbank", "access", "uba", "kuda", "moniepoint", "stanbic", "fidelity", "wema", "unknown"]) expect(banks).toContain(bank);
+    expect(built.filter((b) => b.expected.metadata.bank === "unknown").length).toBeGreaterThanOrEqual(3);
+    expect(built.some((b) => !b.expected.row_wise_reconcilable)).toBe(true);
+    expect(new Set(LAYOUTS.map((l) => l.file))).toEqual(new Set(["statement.pdf", "statement.xlsx", "statement.xls"]));
+  });
+
+  test("expected JSON follows the output conventions", () => {
+    const problems: string[] = [];
+    for (const { layout, expected } of built) {
+      const m = expected.metadata;
+      if (!/^\*{6}\d{4}$/.test(m.account_number_masked)) problems.push(`${layout.name}: mask ${m.account_number_masked}`);
+      const money = [m.opening_balance, m.closing_balance, expected.totals.credit, expected.totals.debit];
+      const dates = [m.statement_period_start, m.statement_period_end];
+      let credit = 0n;
+      let debit = 0n;
+      let previous = "";
+      for (const t of expected.transactions) {
+        money.push(t.debit, t.credit, t.balance);
+        dates.push(t.date);
+        credit += BigInt(t.credit.replace(".", ""));
+        debit += BigInt(t.debit.replace(".", ""));
+        if (t.date < previous) problems.push(`${layout.name}: not oldest first at ${t.date}`);
+        previous = t.date;
+      }
+      for (const v of money) if (!/^-?\d+\.\d{2}$/.test(v)) problems.push(`${layout.name}: amount ${v}`);
+      for (const v of dates) if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+01:00$/.test(v)) problems.push(`${layout.name}: date ${v}`);
+      const kobo = (s: string) => BigInt(s.replace(".", ""));
+      if (kobo(expected.totals.credit) !== credit || kobo(expected.totals.debit) !== debit) problems.push(`${layout.name}: totals`);
+    }
+    expect(problems).toEqual([]);
+  });
+});

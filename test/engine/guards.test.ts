@@ -1,0 +1,249 @@
+import { describe, expect, test } from "bun:test";
+import { deflateSync } from "node:zlib";
+import { AppError } from "../../src/errors.ts";
+import { countInflated, guardPdf, pdfGuardLimits, scanPdfSyntax } from "../../src/engine/guards/index.ts";
+import { ascii85Decode, asciiHexDecode, lzwDecode, runLengthDecode } from "../../src/engine/guards/filters.ts";
+import { ascii85, asciiHex, lzwZeroBomb, zlibBomb } from "../hostile/bombs.ts";
+import { buildPdf, flateStream, sample, streamObject } from "../hostile/generate.ts";
+import { concat } from "../hostile/zip.ts";
+
+const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+
+async function rejection(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error("expected the guard to reject");
+}
+
+function pdfWith(pagesDict: string, extra: (string | Uint8Array)[] = []): Uint8Array {
+  return buildPdf([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    pagesDict,
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+    flateStream("", "BT /F1 12 Tf (hi) Tj ET"),
+    ...extra,
+  ]);
+}
+
+/** An object stream holding `objects` (numbered from `first`), Flate-compressed. */
+function objStm(objects: string[], first: number): Uint8Array {
+  let offset = 0;
+  const header: string[] = [];
+  for (const [k, o] of objects.entries()) {
+    header.push(`${first + k} ${offset}`);
+    offset += o.length + 1;
+  }
+  const head = `${header.join(" ")} `;
+  const body = head + objects.join(" ");
+  return flateStream(`/Type /ObjStm /N ${objects.length} /First ${head.length}`, body);
+}
+
+describe("guardPdf on real statements", () => {
+  for (const [name, pages] of [["firstbank.pdf", 1], ["zenith.pdf", 1], ["opay.pdf", 2], ["palmpay.pdf", 2]] as const) {
+    test(`${name} passes and its page claim is ${pages}`, async () => {
+      const report = await guardPdf(sample(name));
+      expect(report.pagesCountClaim).toBe(pages);
+      expect(report.maxDepth).toBeLessThan(20);
+      expect(report.inflatedBytes).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("page-tree claim", () => {
+  test("a /Count above maxPages is 413 too_many_pages", async () => {
+    const e = await rejection(guardPdf(pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 10000000 >>"), { maxPages: 3000 }));
+    expect([e.status, e.errorClass]).toEqual([413, "too_many_pages"]);
+    expect(e.message).toContain("10000000");
+  });
+  test("a /Count equal to maxPages passes", async () => {
+    const report = await guardPdf(pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 5 >>"), { maxPages: 5 });
+    expect(report.pagesCountClaim).toBe(5);
+  });
+  test("/Count of an outline (not /Type /Pages) is not a page claim", async () => {
+    const report = await guardPdf(pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", ["<< /Type /Outlines /Count 99999999 >>"]), { maxPages: 10 });
+    expect(report.pagesCountClaim).toBe(1);
+  });
+  test("a claim hidden in a compressed object stream is found", async () => {
+    const pdf = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [objStm(["<< /Type /Pages /Kids [] /Count 4000000 >>"], 9)]);
+    const e = await rejection(guardPdf(pdf, { maxPages: 3000 }));
+    expect(e.errorClass).toBe("too_many_pages");
+  });
+  test("a name written with #xx escapes is decoded (/Pag#65s)", async () => {
+    const e = await rejection(guardPdf(pdfWith("<< /Type /Pag#65s /Kids [3 0 R] /Count 7000 >>"), { maxPages: 3000 }));
+    expect(e.errorClass).toBe("too_many_pages");
+  });
+});
+
+describe("nesting depth", () => {
+  const deep = (depth: number) => pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [`${"[".repeat(depth)}0${"]".repeat(depth)}`]);
+  test("100,000 nested arrays are refused as unsupported_format without recursing", async () => {
+    const e = await rejection(guardPdf(deep(100_000)));
+    expect([e.status, e.errorClass]).toEqual([422, "unsupported_format"]);
+  });
+  test("nesting up to the limit passes", async () => {
+    const report = await guardPdf(deep(40), { maxNestingDepth: 40 });
+    expect(report.maxDepth).toBe(40);
+    await expect(guardPdf(deep(41), { maxNestingDepth: 40 })).rejects.toThrow("more than 40 levels");
+  });
+  test("dictionaries count as levels too", async () => {
+    const pdf = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [`${"<< /A ".repeat(300)}0${" >>".repeat(300)}`]);
+    expect((await rejection(guardPdf(pdf))).errorClass).toBe("unsupported_format");
+  });
+  test("an unclosed bracket in one object does not deepen the next", () => {
+    const objects = Array.from({ length: 400 }, () => "[ [ 1");
+    const s = scanPdfSyntax(buildPdf(["<< /Type /Catalog >>", ...objects]), 256);
+    expect(s.depthExceeded).toBe(false);
+    expect(s.maxDepth).toBe(2);
+  });
+  test("brackets inside strings and comments do not count", () => {
+    const s = scanPdfSyntax(buildPdf([`<< /A (${"[".repeat(500)}) /B <5b5b> >>`, `% ${"[".repeat(500)}\n[1]`]), 256);
+    expect(s.maxDepth).toBe(1);
+  });
+  test("nesting hidden in an object stream is found", async () => {
+    const pdf = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [objStm([`${"[".repeat(1000)}${"]".repeat(1000)}`], 9)]);
+    expect((await rejection(guardPdf(pdf))).errorClass).toBe("unsupported_format");
+  });
+});
+
+describe("decompression bombs", () => {
+  const MiB = 1024 * 1024;
+  const bombPdf = (stream: Uint8Array) => pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [stream]);
+
+  test("one stream inflating to 1 GiB is 413 payload_too_large, found in well under a second", async () => {
+    const bomb = zlibBomb(new Uint8Array(MiB), 1024);
+    const started = performance.now();
+    const e = await rejection(guardPdf(bombPdf(streamObject("/Filter /FlateDecode", bomb.data))));
+    expect([e.status, e.errorClass]).toEqual([413, "payload_too_large"]);
+    // Stopping at the per-stream limit, not inflating the whole gigabyte.
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+  test("many streams each under the per-stream limit add up to the total limit", async () => {
+    const streams = Array.from({ length: 5 }, () => streamObject("/Filter /FlateDecode", zlibBomb(new Uint8Array(MiB), 2).data));
+    const pdf = bombPdf(concat(streams.flatMap((s, k) => (k === 0 ? [s] : [latin1(`\nendobj\n${90 + k} 0 obj\n`), s]))));
+    const e = await rejection(guardPdf(pdf, { maxStreamInflatedBytes: 4 * MiB, maxInflatedBytes: 8 * MiB }));
+    expect(e.errorClass).toBe("payload_too_large");
+    expect(e.message).toContain(String(8 * MiB));
+    const report = await guardPdf(pdf, { maxStreamInflatedBytes: 4 * MiB, maxInflatedBytes: 16 * MiB });
+    expect(report.inflatedBytes).toBeGreaterThanOrEqual(10 * MiB);
+  });
+  test("a Flate-inside-Flate chain is inflated twice", async () => {
+    const inner = zlibBomb(new Uint8Array(MiB), 100).data; // 100 MiB once fully inflated
+    const outer = new Uint8Array(deflateSync(inner));
+    const e = await rejection(guardPdf(bombPdf(streamObject("/Filter [/FlateDecode /Fl]", outer))));
+    expect(e.errorClass).toBe("payload_too_large");
+  });
+  test("a filter name written with #xx escapes is still Flate", async () => {
+    const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
+    const e = await rejection(guardPdf(bombPdf(streamObject("/Filter /Fl#61teDecode", bomb))));
+    expect(e.errorClass).toBe("payload_too_large");
+  });
+  test("a /Length that lies does not hide the stream's real extent", async () => {
+    const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
+    const lying = concat([latin1("<< /Filter /FlateDecode /Length 10 >>\nstream\n"), bomb, latin1("\nendstream")]);
+    expect((await rejection(guardPdf(bombPdf(lying)))).errorClass).toBe("payload_too_large");
+  });
+  test("a bomb followed by corrupt bytes still counts what inflates before the damage", async () => {
+    const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
+    const damaged = concat([bomb.subarray(0, bomb.length - 200), new Uint8Array(200).fill(0xff)]);
+    expect((await rejection(guardPdf(bombPdf(streamObject("/Filter /FlateDecode", damaged))))).errorClass).toBe("payload_too_large");
+  });
+});
+
+describe("other filters that expand", () => {
+  const MiB = 1024 * 1024;
+  const bombPdf = (stream: Uint8Array) => pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [stream]);
+
+  test("an LZW bomb (~380 MiB from ~150 KB) is 413 payload_too_large", async () => {
+    const bomb = lzwZeroBomb(100_000);
+    expect(bomb.data.length).toBeLessThan(200_000);
+    const e = await rejection(guardPdf(bombPdf(streamObject("/Filter /LZWDecode", bomb.data))));
+    expect([e.status, e.errorClass]).toEqual([413, "payload_too_large"]);
+  });
+  test("a RunLength bomb (128 bytes per 2) is 413 payload_too_large", async () => {
+    const pairs = new Uint8Array(2 * 1024 * 1024).map((_, i) => (i % 2 === 0 ? 129 : 0));
+    const e = await rejection(guardPdf(bombPdf(streamObject("/Filter /RL", pairs))));
+    expect(e.errorClass).toBe("payload_too_large");
+  });
+  test("ASCIIHex or ASCII85 in front of a Flate bomb does not hide it", async () => {
+    const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
+    for (const [filter, encoded] of [["[/AHx /Fl]", asciiHex(bomb)], ["[/ASCII85Decode /FlateDecode]", ascii85(bomb)]] as const) {
+      expect((await rejection(guardPdf(bombPdf(streamObject(`/Filter ${filter}`, encoded))))).errorClass, filter).toBe("payload_too_large");
+    }
+  });
+  test("a stream behind an image-only filter is not decoded (pdf.js never decodes it for text)", async () => {
+    const report = await guardPdf(bombPdf(streamObject("/Filter [/DCTDecode /FlateDecode]", zlibBomb(new Uint8Array(MiB), 100).data)));
+    expect(report.inflatedBytes).toBeLessThan(1000); // the page content stream only
+  });
+
+  test("lzwDecode counts exactly, and decodes what it keeps", () => {
+    const bomb = lzwZeroBomb(10);
+    expect(lzwDecode(bomb.data, 1e9, false)).toMatchObject({ size: bomb.inflatedSize, overLimit: false });
+    const kept = lzwDecode(bomb.data, 1e9, true);
+    expect(kept.bytes?.length).toBe(bomb.inflatedSize);
+    expect(kept.bytes?.every((b) => b === 0)).toBe(true);
+    const over = lzwDecode(bomb.data, 1000, true);
+    expect(over.overLimit).toBe(true);
+    expect(over.bytes).toBeUndefined();
+  });
+  test("runLengthDecode: literal runs, repeats and the end marker", () => {
+    const r = runLengthDecode(Uint8Array.from([2, 65, 66, 67, 254, 68, 128, 69]), 100, true);
+    expect(new TextDecoder().decode(r.bytes)).toBe("ABCDDD");
+  });
+  test("asciiHexDecode and ascii85Decode undo their encodings", () => {
+    const data = Uint8Array.from([0, 0, 0, 0, 1, 2, 3, 250, 255, 9]);
+    expect([...asciiHexDecode(asciiHex(data))]).toEqual([...data]);
+    expect([...(ascii85Decode(ascii85(data), 100).bytes ?? [])]).toEqual([...data]);
+    expect(new TextDecoder().decode(asciiHexDecode(new TextEncoder().encode("48 65 6c6C 6>")))).toBe("Hell`");
+  });
+});
+
+describe("active content", () => {
+  test("JavaScript and embedded files are reported, not refused (text extraction never runs them)", async () => {
+    const pdf = buildPdf([
+      "<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R /Names << /EmbeddedFiles << /Names [(a) 6 0 R] >> >> >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+      flateStream("", "BT (hi) Tj ET"),
+      "<< /S /JavaScript /JS (app.alert(1)) >>",
+      "<< /Type /Filespec /F (a) /EF << /F 7 0 R >> >>",
+      flateStream("/Type /EmbeddedFile", "payload"),
+    ]);
+    const report = await guardPdf(pdf);
+    expect(report.javaScript).toBe(true);
+    expect(report.embeddedFiles).toBe(true);
+  });
+});
+
+describe("countInflated", () => {
+  test("counts exactly and keeps the bytes when asked", async () => {
+    const data = new Uint8Array(deflateSync(latin1("abc".repeat(1000))));
+    const r = await countInflated(data, 10_000, true);
+    expect(r).toMatchObject({ size: 3000, overLimit: false });
+    expect(new TextDecoder().decode(r.bytes)).toBe("abc".repeat(1000));
+  });
+  test("stops at the limit", async () => {
+    const r = await countInflated(zlibBomb(new Uint8Array(1 << 20), 64).data, 1 << 20, true);
+    expect(r.overLimit).toBe(true);
+    expect(r.bytes).toBeUndefined();
+    expect(r.size).toBeLessThan(4 << 20);
+  });
+  test("garbage inflates to nothing, without throwing", async () => {
+    expect(await countInflated(latin1("not zlib at all"), 100)).toMatchObject({ size: 0, overLimit: false });
+  });
+});
+
+describe("pdfGuardLimits", () => {
+  for (const key of ["maxPages", "maxNestingDepth", "maxStreamInflatedBytes", "maxInflatedBytes"] as const) {
+    test(`options.${key} must be a positive integer`, () => {
+      expect(() => pdfGuardLimits({ [key]: 0 })).toThrow(`options.${key} must be a positive integer`);
+      expect(() => pdfGuardLimits({ [key]: 1.5 })).toThrow(`options.${key} must be a positive integer`);
+    });
+  }
+  test("defaults fill what is not given", () => {
+    expect(pdfGuardLimits({ maxPages: 7 })).toMatchObject({ maxPages: 7, maxNestingDepth: 256 });
+  });
+});

@@ -1,0 +1,265 @@
+import { describe, expect, test } from "bun:test";
+import { assembleStatement } from "../../src/engine/assemble.ts";
+import { AppError } from "../../src/errors.ts";
+import { headerColumns, labelRole } from "../../src/engine/layout/header.ts";
+import { pageLines } from "../../src/engine/layout/lines.ts";
+import { page, pdfDoc, sheetDoc } from "./layout-helpers.ts";
+
+const brief = (r: ReturnType<typeof assembleStatement>) => r.transactions.map((t) => [t.date.slice(0, 10), t.narration, t.debit, t.credit, t.balance, t.reference]);
+
+describe("header vocabulary", () => {
+  test.each([
+    ["Trans. Date", "date"],
+    ["Value Date", "value_date"],
+    ["Narration", "narration"],
+    ["Transaction Details", "narration"],
+    ["Withdrawal(DR)", "debit"],
+    ["Money Out (NGN)", "debit"],
+    ["Payments", "debit"],
+    ["Deposit(CR)", "credit"],
+    ["Lodgements", "credit"],
+    ["Money In", "credit"],
+    ["Balance After(₦)", "balance"],
+    ["DR/CR", "drcr"],
+    ["Amount", "amount"],
+    ["Ref. Number", "reference"],
+    ["Cheque No", "reference"],
+    ["Channel", "other"],
+    ["Time", "time"],
+    ["Date/Time", "date"],
+  ])("%s -> %s", (label, role) => expect(labelRole(label)).toBe(role as never));
+
+  test("a header needs a date and an amount column", () => {
+    const lines = pageLines(page(1, [[100, [20, "Date"], [100, "Description"], [300, "Debit"], [400, "Credit"], [500, "Balance"]], [120, [20, "Account Name"], [100, "Opening Balance"], [300, "Total Debit"]]]));
+    expect(headerColumns(lines[0]!)?.map((c) => c.role)).toEqual(["date", "narration", "debit", "credit", "balance"]);
+    expect(headerColumns(lines[1]!)).toBeNull();
+  });
+});
+
+describe("column inference", () => {
+  test("numbers right-aligned far right of left-aligned labels (VALUE DATE between CREDIT and BALANCE)", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "DATE"], [90, "DESCRIPTION"], [250, "DEBIT"], [330, "CREDIT"], [410, "VALUE DATE"], [480, "BALANCE"]],
+          [112, { r: 320, t: "0.00" }, { r: 400, t: "0.00" }, { r: 570, t: "1,000.00" }],
+          [124, [20, "02/01/2024"], [90, "SALARY"], { r: 320, t: "0.00" }, { r: 400, t: "5,000.00" }, [410, "02/01/2024"], { r: 570, t: "6,000.00" }],
+          [136, [20, "03/01/2024"], [90, "ATM"], { r: 320, t: "250.50" }, { r: 400, t: "0.00" }, [410, "03/01/2024"], { r: 570, t: "5,749.50" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-01-02", "SALARY", "0.00", "5000.00", "6000.00", ""],
+      ["2024-01-03", "ATM", "250.50", "0.00", "5749.50", ""],
+    ]);
+    expect(r.metadata.opening_balance).toBe("1000.00");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("columns in another order: balance first, date last", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, { r: 100, t: "Balance" }, { r: 180, t: "Credit" }, { r: 260, t: "Debit" }, [280, "Details"], [500, "Date"]],
+          [112, { r: 100, t: "900.00" }, { r: 260, t: "100.00" }, [280, "POS PURCHASE"], [500, "2024-03-01"]],
+          [124, { r: 100, t: "1,400.00" }, { r: 180, t: "500.00" }, [280, "TRANSFER IN"], [500, "2024-03-02"]],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-03-01", "POS PURCHASE", "100.00", "0.00", "900.00", ""],
+      ["2024-03-02", "TRANSFER IN", "0.00", "500.00", "1400.00", ""],
+    ]);
+    expect(r.checks.opening_balance_source).toBe("derived");
+    expect(r.metadata.opening_balance).toBe("1000.00");
+  });
+
+  test("an amount column with a DR/CR column", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [80, [20, "Opening Balance:"], [120, "2,000.00"]],
+          [100, [20, "Date"], [100, "Narration"], { r: 380, t: "Amount" }, [400, "DR/CR"], { r: 560, t: "Balance" }],
+          [112, [20, "05-Feb-2024"], [100, "AIRTIME"], { r: 380, t: "100.00" }, [400, "DR"], { r: 560, t: "1,900.00" }],
+          [124, [20, "06-Feb-2024"], [100, "REFUND"], { r: 380, t: "40.00" }, [400, "CR"], { r: 560, t: "1,940.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-02-05", "AIRTIME", "100.00", "0.00", "1900.00", ""],
+      ["2024-02-06", "REFUND", "0.00", "40.00", "1940.00", ""],
+    ]);
+    expect(r.checks.opening_balance_source).toBe("statement");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("a signed single amount column, with currency signs and an overdrawn DR balance", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [100, "Description"], { r: 380, t: "Amount" }, { r: 560, t: "Balance" }],
+          [112, [20, "05/02/2024"], [100, "TRANSFER OUT"], { r: 380, t: "-₦1,500.00" }, { r: 560, t: "₦500.00 DR" }],
+          [124, [20, "06/02/2024"], [100, "TRANSFER IN"], { r: 380, t: "₦2,000.00" }, { r: 560, t: "₦1,500.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-02-05", "TRANSFER OUT", "1500.00", "0.00", "-500.00", ""],
+      ["2024-02-06", "TRANSFER IN", "0.00", "2000.00", "1500.00", ""],
+    ]);
+    expect(r.metadata.opening_balance).toBe("1000.00");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("row assembly", () => {
+  const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [300, "Reference"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
+  test("wrapped narrations below the row, references joined without a space", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01-Mar-2024"], [100, "NIP TRANSFER FROM JOHN"], [300, "000012345678"], [400, "--"], [460, "5,000.00"], [520, "5,000.00"]],
+          [122, [100, "DOE ACCESS BANK"], [300, "901"]],
+          [136, [20, "02-Mar-2024"], [100, "SMS ALERT"], [300, "FT1"], [400, "4.00"], [460, "--"], [520, "4,996.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-03-01", "NIP TRANSFER FROM JOHN DOE ACCESS BANK", "0.00", "5000.00", "5000.00", "000012345678901"],
+      ["2024-03-02", "SMS ALERT", "4.00", "0.00", "4996.00", "FT1"],
+    ]);
+  });
+
+  test("vertically centred cells: narration lines above and below the date line", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [130, "Details"], [300, "Money In"], [400, "Money Out"]],
+          [120, [20, "06/13/2026 08:53:35 PM"], [130, "CashBox Interest"], [300, "+3.79"]],
+          [141, [130, "Send to"]],
+          [145, [20, "06/13/2026 08:13:07 PM"], [400, "-1000.00"]],
+          [149, [130, "JOHN DOE"]],
+          [170, [20, "06/12/2026 08:11:11 PM"], [130, "Airtime"], [400, "-50.00"]],
+        ]),
+      ),
+    );
+    expect(r.checks.reversed).toBe(true);
+    expect(brief(r)).toEqual([
+      ["2026-06-12", "Airtime", "50.00", "0.00", "-50.00", ""],
+      ["2026-06-13", "Send to JOHN DOE", "1000.00", "0.00", "-1050.00", ""],
+      ["2026-06-13", "CashBox Interest", "0.00", "3.79", "-1046.21", ""],
+    ]);
+    expect(r.checks.balances_derived).toBe(true);
+    // US order proven by 06/13; the time is kept, PM included.
+    expect(r.transactions[1]!.date).toBe("2026-06-13T20:13:07+01:00");
+  });
+
+  test("repeated headers, page footers, B/F and C/F lines and a totals line are not transactions", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [100, "Balance B/F"], [520, "1,000.00"]],
+          [124, [20, "01-Mar-2024"], [100, "ONE"], [400, "100.00"], [520, "900.00"]],
+          [136, [100, "Balance C/F"], [520, "900.00"]],
+          [800, [280, "Page 1 of 2"]],
+        ]),
+        page(2, [
+          header,
+          [112, [100, "Balance B/F"], [520, "900.00"]],
+          [124, [20, "02-Mar-2024"], [100, "TWO"], [460, "50.00"], [520, "950.00"]],
+          [136, [100, "TOTAL"], [400, "100.00"], [460, "50.00"]],
+          [148, [100, "Closing Balance"], [520, "950.00"]],
+          [800, [280, "Page 2 of 2"]],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-03-01", "ONE", "100.00", "0.00", "900.00", ""],
+      ["2024-03-02", "TWO", "0.00", "50.00", "950.00", ""],
+    ]);
+    expect(r.metadata.opening_balance).toBe("1000.00");
+    expect(r.metadata.closing_balance).toBe("950.00");
+    expect(r.checks).toMatchObject({ row_chain: true, totals_match: true, closing_balance_match: true });
+  });
+
+  test("a dated opening-balance row is the opening balance, not a transaction", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01-Mar-2024"], [100, "OPENING BALANCE"], [400, "0.00"], [460, "0.00"], [520, "2,000.00"]],
+          [124, [20, "02-Mar-2024"], [100, "ATM"], [400, "500.00"], [460, "0.00"], [520, "1,500.00"]],
+        ]),
+      ),
+    );
+    expect(r.transactions).toHaveLength(1);
+    expect(r.metadata.opening_balance).toBe("2000.00");
+    expect(r.checks.opening_balance_source).toBe("statement");
+  });
+
+  test("a broken chain is reported, never repaired", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01-Mar-2024"], [100, "A"], [400, "100.00"], [520, "900.00"]],
+          [124, [20, "02-Mar-2024"], [100, "B"], [400, "100.00"], [520, "850.00"]],
+        ]),
+      ),
+    );
+    expect(r.row_wise_reconcilable).toBe(false);
+    expect(r.checks.first_break_index).toBe(1);
+    expect(r.transactions[1]!.balance).toBe("850.00");
+  });
+});
+
+describe("sheets", () => {
+  test("header row by vocabulary, typed-cell strings, metadata beside labels", () => {
+    const r = assembleStatement(
+      sheetDoc([
+        ["Account Name", "JANE DOE"],
+        ["Account Number", "0123456789"],
+        ["Opening Balance", "1000"],
+        [],
+        ["Txn Date", "Remarks", "Withdrawals", "Lodgements", "Balance"],
+        ["2024-01-02T00:00:00", "TRANSFER TO 0123456789", "", "500", "1500"],
+        ["2024-01-03T10:15:00", "POS", "200.5", "", "1299.5"],
+      ]),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-01-02", "TRANSFER TO ******6789", "0.00", "500.00", "1500.00", ""],
+      ["2024-01-03", "POS", "200.50", "0.00", "1299.50", ""],
+    ]);
+    expect(r.transactions[1]!.date).toBe("2024-01-03T10:15:00+01:00");
+    expect(r.metadata.account_holder).toBe("JANE DOE");
+    expect(r.metadata.account_number_masked).toBe("******6789");
+    expect(JSON.stringify(r)).not.toContain("0123456789");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("errors", () => {
+  const fail = (f: () => unknown): AppError => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof AppError) return e;
+      throw e;
+    }
+    throw new Error("expected an AppError");
+  };
+  test("no table: layout_unrecognized with the marker coverage", () => {
+    const e = fail(() => assembleStatement(pdfDoc(page(1, [[100, [20, "Zenith Bank statement letter"]]])), {}));
+    expect(e.errorClass).toBe("layout_unrecognized");
+    expect(e.markerCoverage).toBe(100);
+  });
+  test("a table without rows: empty_statement", () => {
+    const e = fail(() => assembleStatement(pdfDoc(page(1, [[100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]]])), {}));
+    expect(e.errorClass).toBe("empty_statement");
+  });
+  test("an unknown bank override is a validation error", () => {
+    expect(fail(() => assembleStatement(pdfDoc(page(1, [])), { bank: "nope" })).errorClass).toBe("validation_error");
+  });
+});

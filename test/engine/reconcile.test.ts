@@ -1,0 +1,72 @@
+import { describe, expect, test } from "bun:test";
+import { type LedgerRow, type PrintedFigures, reconcile } from "../../src/engine/reconcile.ts";
+
+const none: PrintedFigures = { opening: null, closing: null, totalDebit: null, totalCredit: null, debitCount: null, creditCount: null, creditTotalMayIncludeOpening: false };
+const r = (sortKey: number, debit: bigint, credit: bigint, balance: bigint | null, unsided: bigint | null = null): LedgerRow => ({ sortKey, debit, credit, balance, unsided });
+
+describe("reconcile", () => {
+  test("a good chain from the printed opening balance", () => {
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 1000n, closing: 1300n, totalDebit: 200n, totalCredit: 500n });
+    expect(out.rowWiseReconcilable).toBe(true);
+    expect(out.checks).toMatchObject({ row_chain: true, first_break_index: null, totals_match: true, closing_balance_match: true, reversed: false, balances_derived: false, opening_balance_source: "statement" });
+    expect([out.totalDebit, out.totalCredit, out.closing]).toEqual([200n, 500n, 1300n]);
+  });
+
+  test("a broken chain is reported where it breaks, and the printed numbers are kept", () => {
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1350n), r(3, 50n, 0n, 1300n)], { ...none, opening: 1000n });
+    expect(out.rowWiseReconcilable).toBe(false);
+    expect(out.checks.row_chain).toBe(false);
+    expect(out.checks.first_break_index).toBe(1);
+    expect(out.rows.map((x) => x.balance)).toEqual([1500n, 1350n, 1300n]);
+    expect(out.checks.notes.join(" ")).toContain("Row 2");
+  });
+
+  test("newest-first rows are reversed to oldest-first", () => {
+    const out = reconcile([r(3, 100n, 0n, 700n), r(2, 0n, 300n, 800n), r(1, 0n, 0n + 500n, 500n)], none);
+    expect(out.checks.reversed).toBe(true);
+    expect(out.rows.map((x) => x.sortKey)).toEqual([1, 2, 3]);
+    expect(out.opening).toBe(0n);
+    expect(out.checks.opening_balance_source).toBe("derived");
+    expect(out.rowWiseReconcilable).toBe(true);
+  });
+
+  test("same-day rows: the listing order whose balances chain wins", () => {
+    const out = reconcile([r(5, 100n, 0n, 400n), r(5, 0n, 0n + 200n, 500n), r(5, 0n, 300n, 300n)], { ...none, opening: 0n });
+    expect(out.checks.reversed).toBe(true);
+    expect(out.rows.map((x) => x.balance)).toEqual([300n, 500n, 400n]);
+    expect(out.checks.row_chain).toBe(true);
+  });
+
+  test("no balance column: balances derived from the opening balance, and said so", () => {
+    const out = reconcile([r(1, 0n, 500n, null), r(2, 200n, 0n, null)], { ...none, opening: 1000n, totalDebit: 200n, totalCredit: 500n });
+    expect(out.rows.map((x) => x.balance)).toEqual([1500n, 1300n]);
+    expect(out.checks.balances_derived).toBe(true);
+    expect(out.rowWiseReconcilable).toBe(true);
+  });
+
+  test("derived balances whose printed totals disagree do not reconcile", () => {
+    const out = reconcile([r(1, 0n, 500n, null)], { ...none, opening: 0n, totalCredit: 600n });
+    expect(out.checks.totals_match).toBe(false);
+    expect(out.rowWiseReconcilable).toBe(false);
+  });
+
+  test("no opening balance and no balances: zero is assumed and said so", () => {
+    const out = reconcile([r(1, 0n, 500n, null)], none);
+    expect(out.checks.opening_balance_source).toBe("assumed_zero");
+    expect(out.rows[0]!.balance).toBe(500n);
+  });
+
+  test("an unsigned amount is placed by the balance movement", () => {
+    const out = reconcile([r(1, 0n, 0n, 1500n, 500n), r(2, 0n, 0n, 1300n, 200n)], { ...none, opening: 1000n });
+    expect(out.rows.map((x) => [x.debit, x.credit])).toEqual([[0n, 500n], [200n, 0n]]);
+    expect(out.rowWiseReconcilable).toBe(true);
+  });
+
+  test("printed counts and a credit total that includes the opening balance", () => {
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 1000n, totalCredit: 1500n, totalDebit: 200n, debitCount: 1, creditCount: 1, creditTotalMayIncludeOpening: true });
+    expect(out.checks.totals_match).toBe(true);
+    expect(out.checks.count_match).toBe(true);
+    const strict = reconcile([r(1, 0n, 500n, 1500n)], { ...none, opening: 1000n, totalCredit: 1500n });
+    expect(strict.checks.totals_match).toBe(false);
+  });
+});

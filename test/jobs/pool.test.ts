@@ -1,0 +1,102 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Progress } from "../../src/engine/types.ts";
+import { AppError } from "../../src/errors.ts";
+import { mergePages, planRanges } from "../../src/jobs/planner.ts";
+import { createWorkerPool } from "../../src/jobs/pool.ts";
+import { runDocument } from "../../src/jobs/runner.ts";
+import type { DocumentInput } from "../../src/jobs/tasks.ts";
+import { makeStatementPdf } from "./support/statement-pdf.ts";
+
+const share = (bytes: Uint8Array): SharedArrayBuffer => {
+  const sab = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(sab).set(bytes);
+  return sab;
+};
+const doc = (bytes: Uint8Array, extra: Partial<DocumentInput> = {}): DocumentInput => ({
+  bytes: share(bytes),
+  limits: { maxPages: 3000, maxXlsxRows: 200_000, maxXlsxInflatedBytes: 200 * 1024 * 1024 },
+  ...extra,
+});
+
+describe("planRanges / mergePages", () => {
+  test("covers every page once, in order, in near-equal ranges", () => {
+    expect(planRanges(24, 2)).toEqual([{ first: 1, last: 12 }, { first: 13, last: 24 }]);
+    expect(planRanges(10, 3)).toEqual([{ first: 1, last: 5 }, { first: 6, last: 10 }]);
+    expect(planRanges(3, 4)).toEqual([{ first: 1, last: 3 }]);
+    for (const [pages, workers] of [[25, 4], [9, 2], [100, 7]] as const) {
+      const r = planRanges(pages, workers);
+      expect(r[0]!.first).toBe(1);
+      expect(r.at(-1)!.last).toBe(pages);
+      r.slice(1).forEach((x, i) => expect(x.first).toBe(r[i]!.last + 1));
+    }
+  }, 60_000);
+  test("merges out-of-order ranges by page number and refuses gaps", () => {
+    const page = (number: number) => ({ number, width: 1, height: 1, items: [] });
+    expect(mergePages([[page(3), page(4)], [page(1), page(2)]], 4).map((p) => p.number)).toEqual([1, 2, 3, 4]);
+    expect(() => mergePages([[page(1)], [page(3)]], 3)).toThrow();
+  }, 60_000);
+});
+
+describe("worker pool with the real engine", () => {
+  const pool = createWorkerPool({ threads: 2 });
+  afterAll(() => pool.destroy());
+
+  test("a large PDF's pages are parsed by more than one worker thread, merged to the same result", async () => {
+    await pool.warm();
+    const bytes = await makeStatementPdf({ pages: 24 });
+    const ranges: { first: number; last: number; threadId: number }[] = [];
+    const progress: Progress[] = [];
+    const split = await runDocument(
+      { pool, timeoutMs: 120_000, freeWorkers: () => 2 },
+      { kind: "json", doc: doc(bytes) },
+      { onRange: (r) => ranges.push(r), onProgress: (p) => progress.push(p) },
+    );
+    expect(ranges.length).toBe(2);
+    expect(new Set(ranges.map((r) => r.threadId)).size).toBe(2);
+    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 12], [13, 24]]);
+    // One progress message per page, counting up to the total without a gap.
+    const pages = progress.filter((p) => p.stage === "extract");
+    expect(pages.map((p) => p.current)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect(pages.every((p) => p.total === 24)).toBe(true);
+    expect(progress.slice(24)).toEqual([{ stage: "assemble", current: 0, total: 1 }, { stage: "assemble", current: 1, total: 1 }]);
+
+    const whole = await runDocument({ pool, timeoutMs: 120_000, freeWorkers: () => 1 }, { kind: "json", doc: doc(bytes) });
+    if (split.kind !== "json" || whole.kind !== "json") throw new Error("expected json results");
+    expect(split.response).toEqual(whole.response);
+    expect(split.response.transactions.length).toBe(24 * 22);
+    expect(split.response.transactions[0]!.narration).toContain("TRANSFER FROM PAYER 1");
+    expect(split.response.transactions.at(-1)!.narration).toContain("POS PURCHASE SHOP 528");
+  }, 60_000);
+
+  test("PARSE_TIMEOUT aborts the task in its worker with parse_timeout, and the pool carries on", async () => {
+    const bytes = await makeStatementPdf({ pages: 24 });
+    const err = await runDocument({ pool, timeoutMs: 100, freeWorkers: () => 2 }, { kind: "json", doc: doc(bytes) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).errorClass).toBe("parse_timeout");
+    expect(await pool.run({ op: "ping" })).toHaveProperty("threadId");
+  }, 60_000);
+});
+
+describe("worker pool failure paths", () => {
+  const pool = createWorkerPool({ threads: 2, filename: new URL("./support/faulty.worker.ts", import.meta.url).href });
+  afterAll(() => pool.destroy());
+  const ctx = (timeoutMs = 60_000) => ({ pool, timeoutMs, freeWorkers: () => 1 });
+
+  test("a crashed worker fails only its own task and is replaced", async () => {
+    const bystander = pool.run({ op: "ping" });
+    const err = await runDocument(ctx(), { kind: "json", doc: doc(new Uint8Array([1]), { bank: "crash" }) }).catch((e: unknown) => e);
+    expect((err as AppError).errorClass).toBe("worker_crashed");
+    expect((err as AppError).status).toBe(500);
+    expect(await bystander).toHaveProperty("threadId");
+    const after = await Promise.all([pool.run({ op: "ping" }), pool.run({ op: "ping" })]);
+    expect(after.length).toBe(2);
+  }, 60_000);
+
+  test("a task that never returns is terminated at the time limit", async () => {
+    const started = performance.now();
+    const err = await runDocument(ctx(300), { kind: "json", doc: doc(new Uint8Array([1]), { bank: "hang" }) }).catch((e: unknown) => e);
+    expect((err as AppError).errorClass).toBe("parse_timeout");
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await pool.run({ op: "ping" })).toHaveProperty("threadId");
+  }, 60_000);
+});
