@@ -58,7 +58,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     async stop() {
       // Stop accepting, let running parses finish (their streams end with the final event), then
       // close what is left and destroy the pool.
-      void app.server?.stop(false);
+      app.server?.stop(false)?.catch(() => {});
       await parser.shutdown(config.SHUTDOWN_GRACE_S * 1000);
       await app.stop(true);
       if (!options.db) await db.close();

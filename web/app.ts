@@ -12,6 +12,8 @@ interface ParseResponse {
   totals: { credit: string; debit: string };
   row_wise_reconcilable: boolean;
   transactions: Transaction[];
+  /** Additive reconciliation report (see the README); only the fields the page shows. */
+  checks?: { first_break_index?: number | null; balances_derived?: boolean };
 }
 interface Envelope { error: string; error_class: string; marker_coverage?: number }
 /** A redact job's `result` event: where the document is, not a ParseResponse. */
@@ -63,15 +65,26 @@ let chosen: File | undefined;
 const downloads: { json?: Blob; csv?: Blob; redacted?: Blob; stem: string; redactedExt: string } = { stem: "statement", redactedExt: ".pdf" };
 
 // ---- API key --------------------------------------------------------------------------------
-el.key.value = localStorage.getItem(KEY_STORAGE) ?? "";
+/** Storage can be refused (private modes, blocked site data): the page then still works for this visit. */
+function remember(value: string | undefined) {
+  try {
+    if (value) localStorage.setItem(KEY_STORAGE, value);
+    else localStorage.removeItem(KEY_STORAGE);
+  } catch {
+    // nothing to do: the key stays in the field only
+  }
+}
+try {
+  el.key.value = localStorage.getItem(KEY_STORAGE) ?? "";
+} catch {
+  el.key.value = "";
+}
 el.key.addEventListener("change", () => {
-  const v = el.key.value.trim();
-  if (v) localStorage.setItem(KEY_STORAGE, v);
-  else localStorage.removeItem(KEY_STORAGE);
+  remember(el.key.value.trim());
   void loadUsage();
 });
 el.forget.addEventListener("click", () => {
-  localStorage.removeItem(KEY_STORAGE);
+  remember(undefined);
   el.key.value = "";
   el.usageList.replaceChildren();
   el.usageText.textContent = "Enter your API key to see your usage.";
@@ -136,10 +149,20 @@ async function envelopeOf(res: Response): Promise<Envelope> {
 }
 
 // ---- Progress -------------------------------------------------------------------------------
+/** The job's stages in words; a stage the page does not know is shown by its name. */
+const STAGE_WORDS: Record<string, string> = {
+  queued: "Waiting for a worker",
+  pages: "Reading pages",
+  extract: "Reading pages",
+  assemble: "Assembling transactions",
+  redact: "Redacting",
+};
+
 function showProgress(p: Progress) {
   const pct = p.total > 0 ? Math.min(100, Math.floor((p.current / p.total) * 100)) : 0;
   el.progress.value = pct;
-  el.progressText.textContent = `${p.stage}: ${p.current} of ${p.total} (${pct}%)`;
+  const stage = STAGE_WORDS[p.stage] ?? p.stage;
+  el.progressText.textContent = p.total > 0 ? `${stage}: ${p.current} of ${p.total} (${pct}%)` : `${stage}…`;
 }
 
 // ---- Parse ----------------------------------------------------------------------------------
@@ -205,7 +228,13 @@ function follow(job: { job_id: string; stream_url: string; poll_url: string }, o
   return new Promise((resolve) => {
     const source = new EventSource(job.stream_url);
     let settled = false;
-    source.onmessage = (m) => showProgress(JSON.parse(m.data) as Progress);
+    source.onmessage = (m) => {
+      try {
+        showProgress(JSON.parse(m.data) as Progress);
+      } catch {
+        // a malformed progress line is skipped; the result event still ends the job
+      }
+    };
     source.addEventListener("result", (m) => {
       settled = true;
       source.close();
@@ -329,10 +358,20 @@ function render(r: ParseResponse | undefined, sample: boolean) {
       return [cell("dt", label), cell("dd", shown || "—")];
     }),
   );
-  el.rowCount.textContent = `${r.transactions.length} transaction${r.transactions.length === 1 ? "" : "s"}`;
+  const breakAt = r.checks?.first_break_index ?? null;
+  const count = `${r.transactions.length} transaction${r.transactions.length === 1 ? "" : "s"}`;
+  const notes = [
+    breakAt !== null && !r.row_wise_reconcilable ? `The balance chain first breaks at row ${breakAt + 1} (highlighted).` : "",
+    r.checks?.balances_derived ? "The statement has no balance column: balances were derived from the opening balance." : "",
+  ].filter(Boolean);
+  el.rowCount.textContent = [count, ...notes].join(" · ");
   el.tbody.replaceChildren(
-    ...r.transactions.map((t) => {
+    ...r.transactions.map((t, i) => {
       const tr = document.createElement("tr");
+      if (i === breakAt && !r.row_wise_reconcilable) {
+        tr.className = "break";
+        tr.title = "The balance on this row does not follow from the previous balance, credit and debit.";
+      }
       tr.append(cell("td", day(t.date), "date"), cell("td", t.narration), cell("td", blankZero(t.debit), "num"), cell("td", blankZero(t.credit), "num"), cell("td", money(t.balance), "num"));
       return tr;
     }),

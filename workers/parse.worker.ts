@@ -5,14 +5,40 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { threadId } from "node:worker_threads";
+import { workerData } from "piscina";
 import { assembleStatement, extractPdfPages, inspectDocument, parseStatement, toCsv } from "../src/engine/index.ts";
 import { assertHasText } from "../src/engine/pdf/extract.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
-import type { ExtractedDocument, ParseResponse } from "../src/engine/types.ts";
+import type { ExtractedDocument, PageText, ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result } from "../src/errors.ts";
-import type { DocumentInput, Parsed, PortMessage, TaskOutputs, WorkerAnswer, WorkerTask } from "../src/jobs/tasks.ts";
+import { mergePages } from "../src/jobs/planner.ts";
+import {
+  type DocumentInput,
+  type Parsed,
+  type ParseWorkerData,
+  type PortMessage,
+  RECYCLE_EXIT_CODE,
+  type TaskOutputs,
+  type WorkerAnswer,
+  type WorkerTask,
+} from "../src/jobs/tasks.ts";
 
 const post = (port: MessagePort, m: PortMessage) => port.postMessage(m);
+
+const { maxHeapBytes } = ((workerData as ParseWorkerData | undefined) ?? { maxHeapBytes: 0 });
+const instance = Math.random().toString(36).slice(2, 10);
+let retiring = false;
+
+/**
+ * True when the heap is still over the limit after a full collection (garbage left by the task
+ * just finished is no reason to retire). pdf.js keeps caches per worker that can grow over many
+ * documents; a fresh thread is the dependable way to give that memory back.
+ */
+function overHeapLimit(): boolean {
+  if (maxHeapBytes <= 0 || process.memoryUsage().heapUsed <= maxHeapBytes) return false;
+  Bun.gc(true);
+  return process.memoryUsage().heapUsed > maxHeapBytes;
+}
 
 /**
  * The engine may hand the bytes to pdf.js, which can detach or keep them; one private copy per
@@ -20,7 +46,8 @@ const post = (port: MessagePort, m: PortMessage) => port.postMessage(m);
  */
 const ownCopy = (doc: DocumentInput): Uint8Array => new Uint8Array(doc.bytes).slice();
 
-const withCsv = (response: ParseResponse, csv: boolean): Parsed => (csv ? { response, csv: toCsv(response) } : { response });
+const serialise = (response: ParseResponse, csv: boolean): Parsed =>
+  csv ? { json: JSON.stringify(response), csv: toCsv(response) } : { json: JSON.stringify(response) };
 
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;
@@ -35,7 +62,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
     limits: doc.limits,
     onProgress: (progress) => post(port, { type: "progress", progress }),
   });
-  return { parsed: withCsv(response, task.csv) };
+  return { parsed: serialise(response, task.csv) };
 }
 
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
@@ -46,14 +73,18 @@ async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOu
     last: task.last,
     onPage: (n: number) => post(port, { type: "page", number: n }),
   });
-  return { pages: extracted, threadId };
+  return { pagesJson: JSON.stringify(extracted), threadId };
 }
 
 function assemble(task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] {
+  const pages = mergePages(
+    task.parts.map((p) => JSON.parse(p) as PageText[]),
+    task.pageCount,
+  );
   // The whole-document path checks this inside the engine; split pages are checked here, merged.
-  assertHasText(task.pages);
-  const doc: ExtractedDocument = { kind: "pdf", pageCount: task.pageCount, producer: task.producer, pages: task.pages };
-  return withCsv(assembleStatement(doc, { bank: task.bank }), task.csv);
+  assertHasText(pages);
+  const doc: ExtractedDocument = { kind: "pdf", pageCount: task.pageCount, producer: task.producer, pages };
+  return serialise(assembleStatement(doc, { bank: task.bank }), task.csv);
 }
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
@@ -66,7 +97,7 @@ async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<Task
 async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
   switch (task.op) {
     case "ping":
-      return { threadId };
+      return { threadId, instance };
     case "parse":
       return parse(task);
     case "pages":
@@ -79,6 +110,9 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
 }
 
 export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
+  // Retire before touching the task: the pool sees the exit code and runs the task on another
+  // worker. (Exiting right after the previous task could race with the next one being handed in.)
+  if (retiring) process.exit(RECYCLE_EXIT_CODE);
   try {
     return { ok: true, value: await run(task) };
   } catch (e) {
@@ -90,5 +124,6 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
       post(task.port, { type: "end" });
       task.port.close();
     }
+    retiring = overHeapLimit();
   }
 }

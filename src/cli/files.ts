@@ -5,6 +5,16 @@ import { UsageError } from "./args.ts";
 /** Extensions picked up when a directory is given; single files are taken whatever their name. */
 const STATEMENT_EXTENSIONS = new Set([".pdf", ".xlsx", ".xls"]);
 
+/** The file argument that means "read the statement from standard input" (`parse` only). */
+export const STDIN = "-";
+
+/** All of standard input, as bytes. */
+export async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 export interface Input {
   path: string;
   /** Path below the directory argument it was found in (just the name for a file argument). */
@@ -15,6 +25,10 @@ export interface Input {
 export async function collectInputs(paths: string[]): Promise<Input[]> {
   const out = new Map<string, Input>();
   for (const p of paths) {
+    if (p === STDIN) {
+      out.set(p, { path: p, rel: "stdin" });
+      continue;
+    }
     const s = await stat(p).catch(() => undefined);
     if (!s) throw new UsageError(`no such file or directory: ${p}`);
     if (s.isDirectory()) {

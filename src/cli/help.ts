@@ -1,7 +1,8 @@
 /** Help texts, kept apart so `--help` and usage errors load neither the engine nor the client. */
 export const PARSE_HELP = `usage: statement-parser parse FILE... [--format json|csv] [--redact] [--password P] [--bank ID] [--out DIR] [--progress|--quiet]
 
-Parses bank statements (PDF or XLSX) on this machine; nothing is sent anywhere.
+Parses bank statements (PDF or XLSX) on this machine; nothing is sent anywhere. FILE may be a
+directory (searched for .pdf, .xlsx, .xls) or - for standard input.
   --format json|csv   output format (default json)
   --redact            write the redacted document instead (PDF stays PDF, XLSX stays XLSX)
   --password P        user password of encrypted PDFs

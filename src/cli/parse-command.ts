@@ -8,7 +8,7 @@ import { basename } from "node:path";
 import type { Progress } from "../engine/types.ts";
 import { AppError } from "../errors.ts";
 import { EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, UsageError } from "./args.ts";
-import { collectInputs, OutputPlan, writeOutput } from "./files.ts";
+import { collectInputs, OutputPlan, readStdin, STDIN, writeOutput } from "./files.ts";
 import { PARSE_HELP } from "./help.ts";
 import type { Io } from "./io.ts";
 import { LineProgress } from "./progress.ts";
@@ -36,6 +36,8 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
   if (values.redact && values.format !== undefined) throw new UsageError("--redact writes the document itself; it cannot be combined with --format");
   const files = await collectInputs(positionals);
   if (files.length === 0) throw new UsageError("no statement files (.pdf, .xlsx, .xls) found");
+  if (files.some((f) => f.path === STDIN) && files.length > 1) throw new UsageError("- (standard input) must be the only FILE");
+  if (files[0]?.path === STDIN && values.redact && values.out === undefined) throw new UsageError("--redact of standard input needs --out DIR");
   const toStdout = files.length === 1 && values.out === undefined && !values.redact;
   if (values.out !== undefined) await mkdir(values.out, { recursive: true });
   // The engine (pdf.js, exceljs, pdf-lib) loads only once the command line is known to be good.
@@ -46,7 +48,7 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
   let failed = 0;
   for (const input of files) {
     const file = input.path;
-    const bytes = new Uint8Array(await readFile(file));
+    const bytes = file === STDIN ? await readStdin() : new Uint8Array(await readFile(file));
     const bar = new LineProgress(io.stderr, basename(file));
     const startedAt = Date.now();
     const onProgress = (p: Progress) => {

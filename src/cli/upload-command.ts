@@ -7,7 +7,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { ApiError, createClient, type Client } from "../client/index.ts";
 import { EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, positiveInt, UsageError } from "./args.ts";
-import { collectInputs, type Input, type OutputKind, OutputPlan, writeOutput } from "./files.ts";
+import { collectInputs, type Input, type OutputKind, OutputPlan, STDIN, writeOutput } from "./files.ts";
 import { UPLOAD_HELP } from "./help.ts";
 import type { Io } from "./io.ts";
 import { MultiProgress } from "./progress.ts";
@@ -56,6 +56,7 @@ export async function uploadCommand(args: string[], io: Io, env: Record<string, 
   if (!key) throw new UsageError("--key (or STATEMENT_API_KEY) must be given");
   if (values.redact && values.format !== undefined) throw new UsageError("--redact saves the document itself; it cannot be combined with --format");
   if (positionals.length === 0) throw new UsageError("upload needs at least one DIR or FILE");
+  if (positionals.includes(STDIN)) throw new UsageError("upload takes files and directories, not - (standard input)");
   const files = await collectInputs(positionals);
   if (files.length === 0) throw new UsageError("no statement files (.pdf, .xlsx, .xls) found");
   if (values.out !== undefined) await mkdir(values.out, { recursive: true });

@@ -13,9 +13,11 @@ export interface Usage {
   projected_overage_naira: string;
 }
 
-/** `GET /v1/banks`; SPEC leaves the shape open, so extra fields pass through untouched. */
+/** `GET /v1/banks` (the service's shape; SPEC leaves it open). */
 export interface BanksResponse {
-  [field: string]: unknown;
+  engine_version: string;
+  format_version: string;
+  banks: { id: string; name: string; formats: string[] }[];
 }
 
 /** SPEC 4.1, 202 answer of `POST /v1/parse/jobs`. */

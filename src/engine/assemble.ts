@@ -4,11 +4,14 @@ import type { BankProfile } from "./banks/profile.ts";
 import { detectBank, profileById } from "./banks/detect.ts";
 import { completePartialDate, dateSortKey, formatLagos, inferDayMonthOrder, type RawDate, resolveDate, scanDate, scanPartialDate } from "./dates.ts";
 import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
+import { inferColumns } from "./layout/infer.ts";
 import { CLOSING_LABEL, OPENING_LABEL, type RoleTexts, scanTable } from "./layout/rows.ts";
 import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata.ts";
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./money.ts";
 import { type LedgerRow, reconcile } from "./reconcile.ts";
 import type { ExtractedDocument, ParseResponse, Transaction } from "./types.ts";
+
+const TOTALS_ROW = /^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b/i;
 
 /** Lines of the whole document in reading order. */
 export function documentLines(doc: ExtractedDocument): Line[] {
@@ -29,7 +32,15 @@ interface DraftTxn extends LedgerRow {
  */
 export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string } = {}): ParseResponse {
   const lines = documentLines(doc);
-  const scan = scanTable(lines);
+  let scan = scanTable(lines);
+  let headerless = false;
+  if (!scan.columns) {
+    const inferred = inferColumns(lines);
+    if (inferred) {
+      scan = scanTable(lines, inferred);
+      headerless = true;
+    }
+  }
   const outsideText = scan.outside.map((l) => l.text).join("\n");
   const detection = detectBank(`${outsideText}\n${scan.headerText}\n${doc.producer}`);
   let profile: BankProfile | null = detection.profile;
@@ -39,7 +50,8 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
     profile = chosen ?? null;
   }
   const coverage = detection.markerCoverage;
-  if (!scan.columns) throw layoutUnrecognized("No transaction table was found in the document", coverage);
+  const columns = scan.columns;
+  if (!columns) throw layoutUnrecognized("No transaction table was found in the document", coverage);
 
   const facts = extractHeaderFacts(scan.outside);
 
@@ -56,7 +68,9 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
       }
       return false;
     }
-    return !(noMovement && CLOSING_LABEL.test(text));
+    if (noMovement && CLOSING_LABEL.test(text)) return false;
+    // A dated totals row ("31-Jan-2024 TOTAL 1,000.00 2,000.00") sums the rows; it is not one.
+    return !(TOTALS_ROW.test(r.cells.narration ?? "") && !r.cells.balance);
   });
   if (drafts.length === 0) throw emptyStatement("The statement table has no transactions", coverage);
 
@@ -95,28 +109,33 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
 
   const currency = facts.currency ?? "NGN";
   const signed = drafts.some((r) => r.cells.amount && /^\s*[-(]|[-)]\s*$/.test(r.cells.amount));
-  const txns: DraftTxn[] = [];
-  drafts.forEach((r, i) => {
-    const raw = raws[i];
-    if (!raw) return;
-    const date = resolveDate(raw, order);
-    const { debit, credit, unsided } = sides(r.cells, signed);
-    const b = r.cells.balance && !isEmptyAmount(r.cells.balance) ? parseAmount(r.cells.balance) : null;
-    txns.push({
-      raw: date,
-      sortKey: dateSortKey(date),
-      debit,
-      credit,
-      unsided,
-      balance: b ? signedBalance(b.kobo, b.marker) : null,
-      narration: tidy(r.cells.narration ?? ""),
-      reference: tidy(r.cells.reference ?? ""),
-      currency: r.cells.currency?.trim() || currency,
+  const build = (swapSides: boolean): DraftTxn[] => {
+    const txns: DraftTxn[] = [];
+    drafts.forEach((r, i) => {
+      const raw = raws[i];
+      if (!raw) return;
+      const date = resolveDate(raw, order);
+      const cells = swapSides ? { ...r.cells, debit: r.cells.credit, credit: r.cells.debit } : r.cells;
+      const { debit, credit, unsided } = sides(cells, signed);
+      const b = r.cells.balance && !isEmptyAmount(r.cells.balance) ? parseAmount(r.cells.balance) : null;
+      txns.push({
+        raw: date,
+        sortKey: dateSortKey(date),
+        debit,
+        credit,
+        unsided,
+        balance: b ? signedBalance(b.kobo, b.marker) : null,
+        narration: tidy(r.cells.narration ?? ""),
+        reference: tidy(r.cells.reference ?? ""),
+        currency: r.cells.currency?.trim() || currency,
+      });
     });
-  });
+    return txns;
+  };
+  const txns = build(false);
   if (txns.length === 0) throw emptyStatement("The statement table has no readable transactions", coverage);
 
-  const result = reconcile(txns, {
+  const printed = {
     opening: facts.opening ?? tableOpening,
     closing: facts.closing ?? tableClosing,
     totalDebit: facts.totalDebit ?? tableDebit,
@@ -124,7 +143,14 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
     debitCount: facts.debitCount,
     creditCount: facts.creditCount,
     creditTotalMayIncludeOpening: profile?.quirks.creditTotalIncludesOpening ?? facts.totalCredit === null,
-  });
+  };
+  let result = reconcile(txns, printed);
+  if (headerless && columns.some((c) => c.role === "debit") && columns.some((c) => c.role === "credit")) {
+    // Without headings, which amount column is the debit side is read off the balance movements.
+    const swapped = reconcile(build(true), printed);
+    if (breaks(swapped) < breaks(result)) result = swapped;
+    result.checks.notes.push("The table has no column headings; debit and credit columns were told apart by the balance movements.");
+  }
 
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
@@ -167,6 +193,11 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
 function rowDate(cells: RoleTexts, dateText: string): RawDate | null {
   const joined = [cells.date, cells.time].filter(Boolean).join(" ");
   return scanDate(joined) ?? scanDate(dateText + (cells.time ? ` ${cells.time}` : "")) ?? scanDate(dateText);
+}
+
+/** How badly a reading reconciles: chain break first, then disagreeing printed figures. */
+function breaks(r: { checks: { row_chain: boolean; totals_match: boolean | null; closing_balance_match: boolean | null } }): number {
+  return (r.checks.row_chain ? 0 : 4) + (r.checks.totals_match === false ? 2 : 0) + (r.checks.closing_balance_match === false ? 1 : 0);
 }
 
 const dayStart = (d: RawDate): RawDate => ({ ...d, hour: 0, minute: 0, second: 0 });

@@ -26,7 +26,8 @@ const MONTHS: Record<string, number> = {
 };
 const MON = String.raw`(?<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const SEP = String.raw`[-/. ]\s*`;
-const TIME = String.raw`(?:[ T,]+(?<h>\d{1,2}):(?<mi>\d{2})(?::(?<s>\d{2})(?:\.\d+)?)?\s*(?<ap>[ap]\.?m\.?)?(?:Z|[+-]\d{2}:?\d{2})?)?`;
+// Times after a date: 14:22, 14:22:11, 02:13:00 PM, Oracle's 12.00.00 AM, ISO's T14:22:11.000Z.
+const TIME = String.raw`(?:[ T,]+(?<h>\d{1,2})[:.](?<mi>\d{2})(?:[:.](?<s>\d{2})(?:\.\d+)?)?\s*(?<ap>[ap]\.?m\.?)?(?:Z|[+-]\d{2}:?\d{2})?)?`;
 
 const FORMS: RegExp[] = [
   // 2024-01-03, 2024/01/03 (ISO order is never ambiguous)

@@ -24,7 +24,7 @@ export interface HeaderFacts {
 type Field = "accountNumber" | "holder" | "period" | "periodStart" | "periodEnd" | "opening" | "closing" | "totalDebit" | "totalCredit" | "debitCount" | "creditCount" | "currency";
 
 const LABELS: [Field, RegExp][] = [
-  ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
+  ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
   ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder|customer\s+name|name\s+of\s+account|name|customer|account\s+title|holder)$/i],
   ["period", /^(?:statement\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
   ["periodStart", /^(?:start\s+date|from|period\s+from|from\s+date|start)$/i],
@@ -37,6 +37,9 @@ const LABELS: [Field, RegExp][] = [
   ["creditCount", /^(?:credit|deposit)s?\s+count$|^(?:no\.?|number)\s+of\s+credits$/i],
   ["currency", /^(?:currency|ccy)$/i],
 ];
+
+/** An account number: 6 to 20 digits, possibly grouped ("000 000 0000"), at the start of the value ("0123456789 (NGN)"). */
+const ACCOUNT_DIGITS = /^\d(?:[\s-]?\d){5,19}(?![\d])/;
 
 const clean = (s: string) => s.replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
 
@@ -75,9 +78,11 @@ const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * li
 
 export function extractHeaderFacts(lines: Line[]): HeaderFacts {
   const raw = new Map<Field, string>();
-  const put = (f: Field, v: string) => {
+  const put = (field: Field, v: string) => {
     // A separate ":" cell between label and value ("Account Name" ":" "NWOSU ...") is not the value.
-    const value = v.replace(/^[:\-–]\s*/, "").trim();
+    const value = v.replace(/^:\s*/, "").trim();
+    // "From 01-Jan-2024 To 31-Jan-2024": a start label followed by the whole period.
+    const f = (field === "periodStart" || field === "periodEnd") && scanPeriod(value) ? "period" : field;
     if (value !== "" && !raw.has(f) && acceptable(f, value)) raw.set(f, value);
   };
   for (let li = 0; li < lines.length; li++) {
@@ -91,9 +96,11 @@ export function extractHeaderFacts(lines: Line[]): HeaderFacts {
         put(inline[0], inline[1]);
         continue;
       }
-      const field = labelField(cell.text) ?? labelField(cells.slice(ci, ci + 2).map((c) => c.text).join(" "));
+      // A label drawn as two words ("ACCOUNT" "NO:") wins over its first word alone.
+      const pair = ci + 1 < cells.length ? labelField(cells.slice(ci, ci + 2).map((c) => c.text).join(" ")) : null;
+      const field = pair ?? labelField(cell.text);
       if (!field) continue;
-      const labelSpan = labelField(cell.text) ? 1 : 2;
+      const labelSpan = pair ? 2 : 1;
       const valueCells: Cell[] = [];
       for (let k = ci + labelSpan; k < cells.length; k++) {
         const c = cells[k]!;
@@ -174,7 +181,7 @@ function joinFrom(cells: Cell[], ci: number, gap: number): string {
 function acceptable(field: Field, value: string): boolean {
   switch (field) {
     case "accountNumber":
-      return /^\d[\d\s-]{5,24}\d$/.test(value);
+      return ACCOUNT_DIGITS.test(value);
     case "holder":
       return /[a-z]{2}/i.test(value) && !parseAmount(value) && !scanDate(value) && value.length <= 80 && !/\bstatement\b/i.test(value);
     case "opening":
@@ -191,7 +198,7 @@ function acceptable(field: Field, value: string): boolean {
       return scanPeriod(value) !== null;
     case "periodStart":
     case "periodEnd":
-      return scanDate(value) !== null;
+      return scanDate(value) !== null || scanPeriod(value) !== null;
     default:
       return true;
   }
@@ -215,7 +222,7 @@ function interpret(raw: Map<Field, string>): HeaderFacts {
     if (a && b) period = [a, b];
   }
   return {
-    accountNumber: raw.get("accountNumber")?.replace(/\D/g, "") ?? null,
+    accountNumber: ACCOUNT_DIGITS.exec(raw.get("accountNumber") ?? "")?.[0].replace(/\D/g, "") ?? null,
     holder: raw.get("holder") ?? null,
     period,
     opening: money("opening"),

@@ -112,7 +112,7 @@ export const jobRoutes = (deps: JobsDeps) => {
         if (!job) throw jobNotFound();
         // Serialised here, like the sync endpoint's body, so the snapshot's `result` is byte-for-byte
         // the ParseResponse (additive engine fields included) and a large result is not re-validated per poll.
-        return new Response(JSON.stringify(job.snapshot()), { headers: { ...(set.headers as Record<string, string>), "content-type": "application/json" } });
+        return new Response(job.snapshotJson(), { headers: { ...(set.headers as Record<string, string>), "content-type": "application/json" } });
       },
       {
         params: JobParams,

@@ -51,7 +51,7 @@ export function resultResponse(result: DocumentResult, headers: Record<string, s
       headers: { ...headers, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
     });
   }
-  return new Response(JSON.stringify(result.response), { headers: { ...headers, "content-type": "application/json" } });
+  return new Response(result.json, { headers: { ...headers, "content-type": "application/json" } });
 }
 
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */

@@ -1,4 +1,4 @@
-import type { ParseResponse, Progress } from "../engine/types.ts";
+import type { Progress } from "../engine/types.ts";
 import type { AppError } from "../errors.ts";
 import { envelope } from "../http/errors.ts";
 import { FORMAT_VERSION } from "../version.ts";
@@ -14,7 +14,7 @@ export interface JobEvent {
   data: string;
 }
 
-/** SPEC 2.5 snapshot, built for the poll endpoint. */
+/** SPEC 2.5 snapshot, built for the poll endpoint; `result` is spliced in by snapshotJson(). */
 export interface JobSnapshot {
   job_id: string;
   state: JobState;
@@ -23,7 +23,6 @@ export interface JobSnapshot {
   format_version: string;
   redactions: number;
   sample: boolean;
-  result?: ParseResponse;
   result_url?: string;
   error?: string;
   error_class?: string;
@@ -77,7 +76,7 @@ export class Job {
     this.state = "done";
     this.outcome = outcome;
     this.sample = sample;
-    this.final = { id: ++this.seq, event: "result", data: JSON.stringify(this.resultBody()) };
+    this.final = { id: ++this.seq, event: "result", data: this.resultBody() };
     this.emit(this.final);
   }
 
@@ -114,7 +113,6 @@ export class Job {
       sample: this.sample,
     };
     if (this.kind !== "json") s.result_url = jobPaths(this.id).result_url;
-    if (this.state === "done" && this.outcome && this.outcome.kind !== "redact") s.result = this.outcome.response;
     if (this.state === "failed" && this.error) {
       s.error = this.error.message;
       s.error_class = this.error.errorClass;
@@ -122,22 +120,33 @@ export class Job {
     return s;
   }
 
+  /**
+   * The snapshot as JSON, with `result` (once done, json and csv jobs) spliced in from the text the
+   * worker serialised, so a large result is never rebuilt as objects on this thread.
+   */
+  snapshotJson(): string {
+    const head = JSON.stringify(this.snapshot());
+    const o = this.outcome;
+    if (this.state !== "done" || !o || o.kind === "redact") return head;
+    return `${head.slice(0, -1)},"result":${o.json}}`;
+  }
+
   /** Rough bytes held by the finished job, for the cache's byte budget. */
   size(): number {
     const o = this.outcome;
+    // Strings count two bytes a character; the final event shares the outcome's JSON string.
     const base = 1024 + (this.final?.data.length ?? 0) * 2;
-    if (!o) return base;
+    if (!o || o.kind === "json") return base;
     if (o.kind === "redact") return base + o.bytes.byteLength;
-    // The response object is held next to its serialised copy in the final event.
-    return base * 2 + (o.kind === "csv" ? o.csv.length * 2 : 0);
+    return base + o.csv.length * 2;
   }
 
   /** What the `result` event carries: the ParseResponse, or for redaction where to fetch the bytes. */
-  private resultBody(): unknown {
+  private resultBody(): string {
     const o = this.outcome;
-    if (!o) return null;
-    if (o.kind !== "redact") return o.response;
-    return { format_version: FORMAT_VERSION, result_url: jobPaths(this.id).result_url, redactions: o.redactions, content_type: o.contentType };
+    if (!o) return "null";
+    if (o.kind !== "redact") return o.json;
+    return JSON.stringify({ format_version: FORMAT_VERSION, result_url: jobPaths(this.id).result_url, redactions: o.redactions, content_type: o.contentType });
   }
 
   private emit(e: JobEvent): void {

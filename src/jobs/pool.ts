@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { AppError } from "../errors.ts";
-import type { PortMessage, TaskOutputs, WorkerAnswer, WorkerTask } from "./tasks.ts";
+import { type ParseWorkerData, type PortMessage, RECYCLE_EXIT_CODE, type TaskOutputs, type WorkerAnswer, type WorkerTask } from "./tasks.ts";
 
 /** A task as the caller writes it: the pool creates and transfers the progress port itself. */
 export type TaskInput = WorkerTask extends infer T ? (T extends { port: MessagePort } ? Omit<T, "port"> : T) : never;
@@ -27,6 +27,8 @@ export interface WorkerPool {
 
 export interface PoolOptions {
   threads: number;
+  /** Recycle a worker whose heap exceeds this many MiB after a task (0 or unset: never). */
+  maxHeapMb?: number;
   /** A worker failed outside any task (e.g. could not load); Piscina replaces it. */
   onError?: (e: unknown) => void;
   /** Worker module; tests pass a different one to crash a worker on purpose. */
@@ -41,15 +43,32 @@ export const workerCrashed = (internal?: unknown) =>
 const PORT_OPS = new Set<WorkerTask["op"]>(["parse", "pages"]);
 
 /** The one Piscina pool of the service: fixed size, threads started up front. */
-export function createWorkerPool({ threads, filename = DEFAULT_WORKER, onError = () => {} }: PoolOptions): WorkerPool {
-  const piscina = new Piscina<WorkerTask, WorkerAnswer>({ filename, minThreads: threads, maxThreads: threads });
+/** How often one task may land on a retiring worker before it counts as a crash. */
+const RECYCLE_RETRIES = 3;
+const RECYCLED = new RegExp(`exited with code: ${RECYCLE_EXIT_CODE}$`);
+
+export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, onError = () => {} }: PoolOptions): WorkerPool {
+  const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024 };
+  const piscina = new Piscina<WorkerTask, WorkerAnswer>({ filename, minThreads: threads, maxThreads: threads, workerData });
   // Without a listener, a worker error outside a task would be an unhandled 'error' event.
   piscina.on("error", onError);
   let warmed = false;
   let destroyed = false;
 
-  async function run<T extends TaskInput>(task: T, { signal, onMessage }: RunOptions = {}): Promise<TaskOutputs[T["op"]]> {
+  async function run<T extends TaskInput>(task: T, options: RunOptions = {}): Promise<TaskOutputs[T["op"]]> {
     if (destroyed) throw new AppError("service_unavailable", 503, "The service is shutting down", { retryAfter: 5 });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await runOnce(task, options);
+      } catch (e) {
+        // The task reached a worker that was retiring (heap limit) and never started: run it again.
+        const recycled = e instanceof AppError && e.errorClass === "worker_crashed" && e.internal instanceof Error && RECYCLED.test(e.internal.message);
+        if (!recycled || attempt >= RECYCLE_RETRIES) throw e;
+      }
+    }
+  }
+
+  async function runOnce<T extends TaskInput>(task: T, { signal, onMessage }: RunOptions): Promise<TaskOutputs[T["op"]]> {
     let answer: WorkerAnswer;
     if (!PORT_OPS.has(task.op)) {
       answer = await settle(piscina.run(task as WorkerTask, { signal }), signal);

@@ -1,6 +1,6 @@
-import type { ParseResponse, ProgressFn } from "../engine/types.ts";
+import type { ProgressFn } from "../engine/types.ts";
 import { AppError, parseTimeout } from "../errors.ts";
-import { mergePages, planRanges, SPLIT_ABOVE_PAGES } from "./planner.ts";
+import { planRanges, SPLIT_ABOVE_PAGES } from "./planner.ts";
 import type { WorkerPool } from "./pool.ts";
 import type { DocumentInput, ResultKind } from "./tasks.ts";
 
@@ -10,8 +10,9 @@ export interface DocumentRequest {
 }
 
 export type DocumentResult =
-  | { kind: "json"; response: ParseResponse }
-  | { kind: "csv"; response: ParseResponse; csv: string }
+  /** `json` is the ParseResponse as serialised in the worker. */
+  | { kind: "json"; json: string }
+  | { kind: "csv"; json: string; csv: string }
   | { kind: "redact"; bytes: Uint8Array<ArrayBuffer>; contentType: string; redactions: number };
 
 export interface RunnerContext {
@@ -76,7 +77,7 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
           { signal, onMessage: (m) => m.type === "page" && hooks.onProgress?.({ stage: "extract", current: ++done, total: pageCount }) },
         );
         hooks.onRange?.({ ...range, threadId: out.threadId });
-        return out.pages;
+        return out.pagesJson;
       }),
     ).catch((e: unknown) => {
       // One range failed: stop the others rather than let them run to no purpose.
@@ -84,9 +85,10 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
       throw signal.reason instanceof AppError ? signal.reason : e;
     });
     hooks.onProgress?.({ stage: "assemble", current: 0, total: 1 });
-    parsed = await pool.run({ op: "assemble", pages: mergePages(parts, pageCount), pageCount, producer, bank: doc.bank, csv }, { signal });
+    // Ranges come back in plan order (page order); the assembling worker merges and checks them.
+    parsed = await pool.run({ op: "assemble", parts, pageCount, producer, bank: doc.bank, csv }, { signal });
     hooks.onProgress?.({ stage: "assemble", current: 1, total: 1 });
   }
-  if (csv) return { kind, response: parsed.response, csv: parsed.csv ?? "" };
-  return { kind, response: parsed.response };
+  if (csv) return { kind, json: parsed.json, csv: parsed.csv ?? "" };
+  return { kind, json: parsed.json };
 }

@@ -72,14 +72,16 @@ function share(bytes: Uint8Array): SharedArrayBuffer {
 
 function sampleResult(kind: ResultKind): DocumentResult {
   const response = sampleResponse();
+  const json = JSON.stringify(response);
   // A sample has no document to redact; the caller gets the sample statement as JSON instead.
-  return kind === "csv" ? { kind, response, csv: toCsv(response) } : { kind: "json", response };
+  return kind === "csv" ? { kind, json, csv: toCsv(response) } : { kind: "json", json };
 }
 
 export function createParseService({ config, log, metering, workerFilename }: ServiceDeps): ParseService {
   const pool = createWorkerPool({
     threads: config.WORKERS,
     filename: workerFilename,
+    maxHeapMb: config.WORKER_MAX_HEAP_MB,
     onError: (e) => log.error("parse worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
   });
   const gate = new DocumentGate({ concurrency: config.WORKERS, maxQueued: config.MAX_QUEUED_JOBS, maxPerKey: config.MAX_INFLIGHT_PER_KEY });

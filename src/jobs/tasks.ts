@@ -1,6 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
 import type { Result } from "../errors.ts";
-import type { EngineLimits, PageText, ParseResponse, Progress } from "../engine/types.ts";
+import type { EngineLimits, Progress } from "../engine/types.ts";
 
 /**
  * The messages that cross the thread boundary between the main thread and a parse worker. Only
@@ -29,19 +29,26 @@ export type WorkerTask =
   | { op: "parse"; doc: DocumentInput; csv: boolean; splitAbove: number | null; port: MessagePort }
   /** Extracts the text of pages first..last (1-based, inclusive). */
   | { op: "pages"; doc: DocumentInput; first: number; last: number; port: MessagePort }
-  /** Layout inference and assembly over pages extracted by `pages` tasks, merged in page order. */
-  | { op: "assemble"; pages: PageText[]; pageCount: number; producer: string; bank?: string; csv: boolean }
+  /** Layout inference and assembly over the `pages` tasks' output (`parts` in page order). */
+  | { op: "assemble"; parts: string[]; pageCount: number; producer: string; bank?: string; csv: boolean }
   | { op: "redact"; doc: DocumentInput };
 
+/**
+ * Big values cross threads as JSON text made in the worker: the main thread then only copies a
+ * string, instead of rebuilding (and later serialising) an object graph of thousands of rows
+ * while it should be answering requests.
+ */
 export interface Parsed {
-  response: ParseResponse;
+  /** The ParseResponse, serialised. */
+  json: string;
   /** Present when the task asked for CSV. */
   csv?: string;
 }
 
 export type ParseOutput = { split: { pageCount: number; producer: string } } | { parsed: Parsed };
 export interface PagesOutput {
-  pages: PageText[];
+  /** PageText[] of the range, serialised. */
+  pagesJson: string;
   /** Worker thread that extracted the range (lets tests see the fan-out). */
   threadId: number;
 }
@@ -51,8 +58,21 @@ export interface RedactOutput {
   contentType: string;
 }
 
+/**
+ * Exit code of a worker retiring because its heap outgrew WORKER_MAX_HEAP_MB. It exits on the
+ * task after the one that grew it, before touching that task, so the pool can run it elsewhere.
+ */
+export const RECYCLE_EXIT_CODE = 75;
+
+/** Piscina `workerData` of every parse worker. */
+export interface ParseWorkerData {
+  /** Retire after a task that leaves the heap above this many bytes (0: never). */
+  maxHeapBytes: number;
+}
+
 export interface TaskOutputs {
-  ping: { threadId: number };
+  /** `instance` is random per worker start (thread ids can be reused by a replacement). */
+  ping: { threadId: number; instance: string };
   parse: ParseOutput;
   pages: PagesOutput;
   assemble: Parsed;

@@ -58,7 +58,8 @@ describe("client against the service", () => {
     expect(usage.monthly_cap).toBe(1000);
     expect(usage.period_parses).toBeGreaterThan(0);
     const banks = await client.banks();
-    expect(JSON.stringify(banks)).toContain("firstbank");
+    expect(banks.engine_version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(banks.banks.find((b) => b.id === "firstbank")?.formats).toContain("pdf");
   });
 
   test("service errors arrive as their classes, without the key", async () => {

@@ -11,24 +11,39 @@ class Capture {
   }
 }
 
+/** A file argument (rel = its name) or a file found under a directory argument (rel given). */
+const f = (path: string, rel = path.split("/").at(-1) as string) => ({ path, rel });
+
 describe("output names", () => {
   test("next to the input or in --out, by kind", () => {
-    const plan = new OutputPlan(["/in/a.pdf", "/in/b.xlsx"]);
-    expect(plan.path("/in/a.pdf", "json")).toBe("/in/a.json");
-    expect(plan.path("/in/b.xlsx", "csv")).toBe("/in/b.csv");
-    expect(plan.path("/in/a.pdf", "redact", "application/pdf")).toBe("/in/a.redacted.pdf");
-    expect(plan.path("/in/b.xlsx", "redact", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")).toBe("/in/b.redacted.xlsx");
-    expect(new OutputPlan(["/in/a.pdf"], "/out").path("/in/a.pdf", "json")).toBe("/out/a.json");
+    const [a, b] = [f("/in/a.pdf"), f("/in/b.xlsx")];
+    const plan = new OutputPlan([a, b]);
+    expect(plan.path(a, "json")).toBe("/in/a.json");
+    expect(plan.path(b, "csv")).toBe("/in/b.csv");
+    expect(plan.path(a, "redact", "application/pdf")).toBe("/in/a.redacted.pdf");
+    expect(plan.path(b, "redact", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")).toBe("/in/b.redacted.xlsx");
+    expect(new OutputPlan([a], "/out").path(a, "json")).toBe("/out/a.json");
   });
 
   test("inputs that would share a name keep their extension; others do not", () => {
-    const plan = new OutputPlan(["/x/opay.pdf", "/x/opay.xlsx", "/x/gtb.pdf"]);
-    expect(plan.path("/x/opay.pdf", "json")).toBe("/x/opay.pdf.json");
-    expect(plan.path("/x/opay.xlsx", "json")).toBe("/x/opay.xlsx.json");
-    expect(plan.path("/x/gtb.pdf", "json")).toBe("/x/gtb.json");
-    // different folders only collide when --out gathers them into one
-    expect(new OutputPlan(["/a/s.pdf", "/b/s.pdf"]).path("/a/s.pdf", "json")).toBe("/a/s.json");
-    expect(new OutputPlan(["/a/s.pdf", "/b/s.pdf"], "/out").path("/a/s.pdf", "json")).toBe("/out/s.pdf.json");
+    const [opayPdf, opayXlsx, gtb] = [f("/x/opay.pdf"), f("/x/opay.xlsx"), f("/x/gtb.pdf")];
+    const plan = new OutputPlan([opayPdf, opayXlsx, gtb]);
+    expect(plan.path(opayPdf, "json")).toBe("/x/opay.pdf.json");
+    expect(plan.path(opayXlsx, "json")).toBe("/x/opay.xlsx.json");
+    expect(plan.path(gtb, "json")).toBe("/x/gtb.json");
+  });
+
+  test("--out keeps the folders below a directory argument, and counts what still clashes", () => {
+    const [gtbank, uba] = [f("/banks/gtbank/statement.pdf", "gtbank/statement.pdf"), f("/banks/uba/statement.pdf", "uba/statement.pdf")];
+    const plan = new OutputPlan([gtbank, uba], "/out");
+    expect(plan.path(gtbank, "json")).toBe("/out/gtbank/statement.json");
+    expect(plan.path(uba, "json")).toBe("/out/uba/statement.json");
+    // Without --out the results go next to each input; different folders never clash.
+    expect(new OutputPlan([gtbank, uba]).path(uba, "csv")).toBe("/banks/uba/statement.csv");
+    // Two file arguments with one name from different folders, gathered by --out.
+    const [one, two] = [f("/a/s.pdf"), f("/b/s.pdf")];
+    const gathered = new OutputPlan([one, two], "/out");
+    expect([gathered.path(one, "json"), gathered.path(two, "json")]).toEqual(["/out/s.pdf.json", "/out/s.pdf-2.json"]);
   });
 });
 

@@ -49,6 +49,19 @@ describe("parse", () => {
     expect(out).toEqual(await parseStatement(new Uint8Array(readFileSync(GTBANK))));
   });
 
+  test("- reads the statement from standard input", async () => {
+    const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli/main.ts"), "parse", "--format", "csv", "-"], {
+      cwd: ROOT,
+      stdin: Bun.file(GTBANK),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(0);
+    expect(out).toBe(toCsv(await parseStatement(new Uint8Array(readFileSync(GTBANK)))));
+    expect((await runCli(["parse", "-", GTBANK])).code).toBe(2);
+  });
+
   test("--format csv --out writes one CSV per input, equal to the engine's toCsv", async () => {
     const out = tempDir("cli-csv");
     const r = await runCli(["parse", "--format", "csv", "--out", out, GTBANK_XLSX, join(SAMPLES, "firstbank.pdf")]);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { buildExpected, expectedJson } from "../../fixtures/build.ts";
+import { buildExpected, expectedJson, renderFixture } from "../../fixtures/build.ts";
 import type { ExpectedResponse } from "../../fixtures/lib/expected.ts";
 import { LAYOUTS } from "../../fixtures/layouts/index.ts";
 import { makeStatement } from "../../fixtures/lib/model.ts";
@@ -66,6 +66,16 @@ describe("fixtures on disk match the generator", () => {
     // Fix: run `npx bun fixtures/generate.ts` and commit the result.
     expect(stale).toEqual([]);
   });
+
+  test("statement files on disk are byte for byte what the generator renders now", async () => {
+    const stale: string[] = [];
+    for (const layout of LAYOUTS.filter((l) => !l.systemFont)) {
+      const onDisk = new Uint8Array(readFileSync(join(FIXTURES, layout.name, layout.file)));
+      if (Buffer.compare(Buffer.from(await renderFixture(layout)), Buffer.from(onDisk)) !== 0) stale.push(layout.name);
+    }
+    // Fix: run `npx bun fixtures/generate.ts` and commit the result.
+    expect(stale).toEqual([]);
+  }, 120_000); // renders every document again: seconds of work on a busy machine
 
   test("every layout has its statement file and no stray fixture folders exist", () => {
     const missing = LAYOUTS.filter((l) => !existsSync(join(FIXTURES, l.name, l.file))).map((l) => l.name);

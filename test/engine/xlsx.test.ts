@@ -140,6 +140,18 @@ describe("extractXlsx", () => {
     expect(r.message).toContain("19999 rows");
   });
 
+  test("values far to the right count every column up to them: 413 past the cell budget", async () => {
+    const bytes = await workbook((ws) => {
+      for (let r = 1; r <= 130; r++) ws.getCell(r, 16_000).value = "x";
+    });
+    expect(await refusal(extractXlsx(bytes, LIMITS))).toMatchObject({ errorClass: "payload_too_large", status: 413 });
+    const few = await workbook((ws) => {
+      ws.getCell(1, 3).value = "c";
+      ws.getCell(2, 1).value = "a";
+    });
+    expect((await extractXlsx(few, LIMITS))[0]?.rows).toEqual([["", "", "c"], ["a"]]);
+  });
+
   test("declared uncompressed sizes above the limit: 413 before inflating", async () => {
     const bytes = await workbook((ws) => ws.addRow(["x".repeat(5000)]));
     expect(await refusal(extractXlsx(bytes, { ...LIMITS, maxInflatedBytes: 2048 }))).toMatchObject({ errorClass: "payload_too_large", status: 413 });

@@ -128,7 +128,7 @@ function nested(open: string, close: string, depth: number, core = "0"): string 
 // ---------------------------------------------------------------------------------------------
 // XLSX building.
 
-function xlsx(sheetXml: string | ZipEntry, opts: { sharedStrings?: string | ZipEntry; extra?: ZipEntry[] } = {}): Uint8Array {
+export function buildXlsx(sheetXml: string | ZipEntry, opts: { sharedStrings?: string | ZipEntry; extra?: ZipEntry[] } = {}): Uint8Array {
   const sheet = typeof sheetXml === "string" ? deflatedEntry("xl/worksheets/sheet1.xml", sheetXml) : sheetXml;
   const strings = opts.sharedStrings === undefined ? undefined : typeof opts.sharedStrings === "string" ? deflatedEntry("xl/sharedStrings.xml", opts.sharedStrings) : opts.sharedStrings;
   return writeZip([
@@ -171,7 +171,7 @@ function sheetBombEntry(name: string, gib: number, declared: "honest" | "lying")
   return { name, data: raw, method: 8, uncompressedSize: declared === "honest" ? Math.min(inflated, 0xffffffff) : 4096, crc: 0x12345678 };
 }
 
-function cellsSheet(cells: string): string {
+export function cellsSheet(cells: string): string {
   return `${SHEET_HEAD}${cells}${SHEET_TAIL}`;
 }
 
@@ -265,13 +265,13 @@ export function hostileCases(): HostileCase[] {
   add({ name: "XLSX statement named .pdf", filename: "statement.pdf", bytes: opayXlsx, statuses: [200], classes: [], sameAs: "opay.xlsx" });
 
   // --- Hostile XLSX.
-  const zipBomb = (declared: "honest" | "lying") => xlsx(sheetBombEntry("xl/worksheets/sheet1.xml", 1, declared));
+  const zipBomb = (declared: "honest" | "lying") => buildXlsx(sheetBombEntry("xl/worksheets/sheet1.xml", 1, declared));
   add({ name: "zip bomb, sizes declared (1 GiB sheet)", filename: "zipbomb.xlsx", bytes: zipBomb("honest"), statuses: [413, 422], classes: ["payload_too_large", "unsupported_format"] });
   add({ name: "zip bomb, declared sizes lie (4 KiB claimed, 1 GiB real)", filename: "zipbomb-lying.xlsx", bytes: zipBomb("lying"), statuses: [413, 422], classes: ["payload_too_large", "unsupported_format"] });
   add({
     name: "XML with DOCTYPE and external entities",
     filename: "xxe.xlsx",
-    bytes: xlsx(cellsSheet(`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>&xxe;&lol9;</t></is></c></row>`).replace("<worksheet", `<!DOCTYPE worksheet [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;"><!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]><worksheet`), {
+    bytes: buildXlsx(cellsSheet(`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>&xxe;&lol9;</t></is></c></row>`).replace("<worksheet", `<!DOCTYPE worksheet [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;"><!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">]><worksheet`), {
       sharedStrings: `<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1"><si><t>&xxe;</t></si></sst>`,
     }),
     ...four22(),
@@ -279,14 +279,14 @@ export function hostileCases(): HostileCase[] {
   add({
     name: "huge shared strings (one 64 MiB string, 200k small ones)",
     filename: "hugestrings.xlsx",
-    bytes: xlsx(cellsSheet(`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>199999</v></c></row>`), { sharedStrings: hugeSharedStrings() }),
+    bytes: buildXlsx(cellsSheet(`<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>199999</v></c></row>`), { sharedStrings: hugeSharedStrings() }),
     statuses: [413, 422],
     classes: ["payload_too_large", ...NOT_A_STATEMENT],
   });
   add({
     name: "cell references beyond Excel's grid",
     filename: "beyondgrid.xlsx",
-    bytes: xlsx(cellsSheet(`<row r="1"><c r="ZZZZ1" t="inlineStr"><is><t>far</t></is></c></row><row r="1048577"><c r="XFD1048577" t="inlineStr"><is><t>beyond</t></is></c></row><row r="2147483647"><c r="A2147483647"><v>1</v></c></row>`)),
+    bytes: buildXlsx(cellsSheet(`<row r="1"><c r="ZZZZ1" t="inlineStr"><is><t>far</t></is></c></row><row r="1048577"><c r="XFD1048577" t="inlineStr"><is><t>beyond</t></is></c></row><row r="2147483647"><c r="A2147483647"><v>1</v></c></row>`)),
     ...four22(),
   });
   add({ name: "zip that is not a workbook", filename: "notworkbook.xlsx", bytes: writeZip([deflatedEntry("hello.txt", "hello")]), ...four22(["unsupported_format"]) });

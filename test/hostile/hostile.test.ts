@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { startTestServer } from "../helpers/server.ts";
 import { postParse, rssMiB, testKey, type ParseAnswer } from "./client.ts";
-import { hostileCases, sample } from "./generate.ts";
+import { buildXlsx, cellsSheet, hostileCases, NOT_A_STATEMENT, sample } from "./generate.ts";
 
 /**
  * Every hostile file over real HTTP, one after another: each ends in its expected status and error
@@ -59,6 +59,43 @@ describe("hostile uploads over HTTP", () => {
   });
 });
 
+describe("hostile uploads with redact=true", () => {
+  // Redaction reads the document with other code (pdf-lib, its own content-stream lexer), so every
+  // case runs again. A readable non-statement may be redacted (200 with the document's bytes);
+  // anything else must be a 4xx envelope, never a 500, within the time limit.
+  for (const c of hostileCases()) {
+    test(`${c.filename} redacted -> 200 or ${c.statuses.filter((s) => s !== 200).join("/")}`, async () => {
+      const a = await postRedact(c.bytes, c.filename);
+      const detail = `${c.filename}: ${a.status} ${a.body.slice(0, 300)}`;
+      expect(a.ms, detail).toBeLessThan(PARSE_TIMEOUT_MS + SLACK_MS);
+      if (a.status === 200) {
+        expect(["%PDF-", "PK\u0003\u0004"], detail).toContain(a.body.slice(0, a.body.startsWith("%") ? 5 : 4));
+        return;
+      }
+      expect(a.status, detail).toBeGreaterThanOrEqual(400);
+      expect(a.status, detail).toBeLessThan(500);
+      const errorClass = (a.json?.error_class as string | undefined) ?? null;
+      expect([...c.classes, ...NOT_A_STATEMENT], detail).toContain(errorClass);
+    });
+  }
+});
+
+async function postRedact(bytes: Uint8Array, filename: string): Promise<ParseAnswer> {
+  const form = new FormData();
+  form.append("pdf", new File([new Uint8Array(bytes)], filename));
+  form.append("redact", "true");
+  const started = performance.now();
+  const res = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  const body = new TextDecoder("latin1").decode(await res.arrayBuffer());
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, ms: performance.now() - started, body, ...(json ? { json } : {}) };
+}
+
 describe("afterwards", () => {
   test("the server still parses a real statement, with the same result as before", async () => {
     for (const name of ["firstbank.pdf", "opay.xlsx"]) {
@@ -75,5 +112,34 @@ describe("afterwards", () => {
     const after = rssMiB();
     console.log(`hostile: RSS before ${rssBefore} MiB, after ${after} MiB`);
     expect(after).toBeLessThan(rssBefore + RSS_GROWTH_MIB);
+  });
+});
+
+describe("a parse that runs past PARSE_TIMEOUT_MS", () => {
+  // 200 cells of 32,000 characters: tiny once zipped, about a minute of PII search when redacted.
+  const slow = buildXlsx(cellsSheet(Array.from({ length: 200 }, (_, r) => `<row r="${r + 1}"><c r="A${r + 1}" t="inlineStr"><is><t>${"7".repeat(32_000)}</t></is></c></row>`).join("")));
+  const LIMIT_MS = 3000;
+
+  test("fails alone with 422 parse_timeout near the limit, while a neighbour's parse succeeds and the pool recovers", async () => {
+    const quick = await startTestServer({ PARSE_TIMEOUT_MS: String(LIMIT_MS), TEST_MONTHLY_CAP: "100000", WORKERS: "2" });
+    const k = await testKey(quick);
+    const form = new FormData();
+    form.append("pdf", new File([new Uint8Array(slow)], "slow.xlsx"));
+    form.append("redact", "true");
+    const started = performance.now();
+    const [timedOut, neighbour] = await Promise.all([
+      quick.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${k}` }, body: form }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, unknown>, ms: performance.now() - started })),
+      Bun.sleep(200).then(() => postParse(quick, k, sample("firstbank.pdf"), "firstbank.pdf")),
+    ]);
+    expect(timedOut.status).toBe(422);
+    expect(timedOut.json.error_class).toBe("parse_timeout");
+    expect(timedOut.ms).toBeGreaterThanOrEqual(LIMIT_MS - 100);
+    expect(timedOut.ms).toBeLessThan(LIMIT_MS + SLACK_MS);
+    expect(neighbour.status).toBe(200);
+    expect(neighbour.json).toEqual(baselines.get("firstbank.pdf")?.json);
+    // The worker that was stopped has been replaced: two parses at once both succeed.
+    const after = await Promise.all([postParse(quick, k, sample("zenith.pdf"), "z.pdf"), postParse(quick, k, sample("opay.xlsx"), "o.xlsx")]);
+    expect(after.map((a) => a.status)).toEqual([200, 200]);
+    expect(after[0]!.json).toEqual(baselines.get("zenith.pdf")?.json);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { sharedDb } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { makeStatementPdf } from "./support/statement-pdf.ts";
 import { form, get, newKey, post, readSse, sample, type Snapshot, submit, waitFinished } from "./support/http.ts";
@@ -167,6 +168,26 @@ describe("a job whose file fails", () => {
     const res = await post(server, "/v1/parse", key, form(await sample("encrypted.pdf")));
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error_class: string }).error_class).toBe("encrypted_source");
+  }, 60_000);
+});
+
+describe("a sync caller that hangs up", () => {
+  test("stops its parse in the worker: the parse is recorded as failed with client_closed", async () => {
+    const { key, owner } = await newKey(server);
+    const db = await sharedDb();
+    const usage = () => db.query<{ state: string; error_class: string | null }>(`select state, error_class from parse_usage where owner = $1`, [owner]);
+    const hangUp = new AbortController();
+    const request = post(server, "/v1/parse", key, form(await makeStatementPdf({ pages: 60 })), hangUp.signal).catch(() => "aborted");
+    // Hang up once the parse has been admitted (its reservation exists), long before 60 pages are done.
+    for (let i = 0; i < 200 && (await usage()).length === 0; i++) await Bun.sleep(10);
+    hangUp.abort();
+    expect(await request).toBe("aborted");
+    let rows = await usage();
+    for (let i = 0; i < 100 && rows[0]?.state === "reserved"; i++) {
+      await Bun.sleep(50);
+      rows = await usage();
+    }
+    expect(rows).toEqual([{ state: "failed", error_class: "client_closed" }]);
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@ import { sampleResponse } from "../../src/metering/sample.ts";
 
 const finished = (id: string, owner = "o") => {
   const job = new Job(id, owner, "json");
-  job.succeed({ kind: "json", response: sampleResponse() });
+  job.succeed({ kind: "json", json: JSON.stringify(sampleResponse()) });
   return job;
 };
 
@@ -42,6 +42,16 @@ describe("JobStore", () => {
 });
 
 describe("Job", () => {
+  test("snapshotJson splices the worker's JSON in as `result` once done", () => {
+    const job = new Job("job_y", "o", "json");
+    expect(JSON.parse(job.snapshotJson())).toEqual(job.snapshot());
+    job.succeed({ kind: "json", json: JSON.stringify(sampleResponse()) });
+    const parsed = JSON.parse(job.snapshotJson());
+    expect(parsed.state).toBe("done");
+    expect(parsed.result).toEqual(sampleResponse());
+    expect(parsed.job_id).toBe("job_y");
+  });
+
   test("progress only moves forward within a stage; result and error fields appear only in their state", () => {
     const job = new Job("job_x", "o", "csv");
     const seen: string[] = [];
@@ -52,7 +62,7 @@ describe("Job", () => {
     expect(job.snapshot()).not.toHaveProperty("result");
     expect(job.snapshot().result_url).toBe("/v1/parse/jobs/job_x/result");
     job.fail(new AppError("parse_timeout", 422, "too slow"));
-    job.succeed({ kind: "json", response: sampleResponse() }); // ignored: already finished
+    job.succeed({ kind: "json", json: JSON.stringify(sampleResponse()) }); // ignored: already finished
     const snap = job.snapshot();
     expect(snap.state).toBe("failed");
     expect(snap.error_class).toBe("parse_timeout");

@@ -6,6 +6,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { createClient } from "../../src/index.ts";
 import { unique } from "../helpers/db.ts";
@@ -84,12 +85,12 @@ describe("web page", () => {
     await submit(page, { key, file, output: "csv" });
     await page.locator("#result").waitFor({ state: "visible" });
     const log = await page.evaluate(() => (window as unknown as { progressLog: string[] }).progressLog);
-    expect(log.some((t) => /^\w+: \d+ of \d+ \(\d+%\)$/.test(t))).toBe(true);
+    expect(log.some((t) => /^(Reading pages|Assembling transactions): \d+ of \d+ \(\d+%\)$/.test(t))).toBe(true);
     expect(log.at(-1)).toBe(`Done: 100% (${json.transactions.length} transactions)`);
     expect(await page.locator("#progress").getAttribute("value")).toBe("100");
     expect(await page.locator("#progress-text").textContent()).toContain("100%");
     expect(await page.locator("#transactions tbody tr").count()).toBe(json.transactions.length);
-    expect(await page.locator("#row-count").textContent()).toBe(`${json.transactions.length} transactions`);
+    expect(await page.locator("#row-count").textContent()).toStartWith(`${json.transactions.length} transactions`);
     expect(await page.locator("#badge").textContent()).toContain(json.row_wise_reconcilable ? "Reconciled" : "Not reconciled");
     expect(await page.locator("#metadata").textContent()).toContain(json.metadata.account_number_masked);
     // The key stayed in this browser's storage.
@@ -123,6 +124,40 @@ describe("web page", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "web-phone.png"), fullPage: true });
+  });
+
+  test("a statement that does not reconcile says so and marks the row where the chain breaks", async () => {
+    const file = join(ROOT, "fixtures/unknown-unreconciled/statement.pdf");
+    const json = await client.parse(new Uint8Array(readFileSync(file)));
+    expect(json.row_wise_reconcilable).toBe(false);
+    await submit(page, { key, file, output: "json" });
+    await page.locator("#result").waitFor({ state: "visible" });
+    expect(await page.locator("#badge").textContent()).toBe("✗ Not reconciled");
+    expect(await page.locator("#badge").getAttribute("class")).toContain("bad");
+    const at = json.checks.first_break_index;
+    if (at === null) throw new Error("an unreconciled statement should name its first break");
+    expect(await page.locator("#row-count").textContent()).toContain(`first breaks at row ${at + 1}`);
+    expect(await page.locator("#transactions tbody tr.break").count()).toBe(1);
+    expect(await page.locator("#transactions tbody tr").nth(at).getAttribute("class")).toBe("break");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "web-not-reconciled.png"), fullPage: true });
+  });
+
+  test("a file dropped on the drop zone is the one parsed", async () => {
+    await page.goto(server.url);
+    await page.getByLabel("Your API key").fill(key);
+    const bytes = [...readFileSync(join(SAMPLES, "zenith.pdf"))];
+    const drop = await page.evaluateHandle((b) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(b)], "dropped.pdf", { type: "application/pdf" }));
+      return dt;
+    }, bytes);
+    await page.locator("#drop-zone").dispatchEvent("drop", { dataTransfer: drop });
+    expect(await page.locator("#file-name").textContent()).toMatch(/^dropped\.pdf \(\d+ KB\)$/);
+    await page.getByRole("button", { name: "Parse statement" }).click();
+    await page.locator("#result").waitFor({ state: "visible" });
+    const zenith = await client.parse(new Uint8Array(readFileSync(join(SAMPLES, "zenith.pdf"))));
+    expect(await page.locator("#transactions tbody tr").count()).toBe(zenith.transactions.length);
   });
 
   test("a redact job offers the redacted document", async () => {
@@ -159,6 +194,29 @@ describe("web page", () => {
     expect(await page.locator("#error-text").textContent()).toBe("The API key was not accepted. Check it is typed correctly and has not been revoked.");
     expect(await page.locator("#error-detail").textContent()).toContain("auth_error");
     expect(await page.locator("#result").isVisible()).toBe(false);
+  });
+
+  test("a live key without a subscription is explained in words", async () => {
+    const res = await server.admin("/v1/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "web", owner: unique("web-live") }) });
+    const liveKey = ((await res.json()) as { key: string }).key;
+    await submit(page, { key: liveKey, file: join(SAMPLES, "firstbank.pdf"), output: "json" });
+    await page.locator("#error").waitFor({ state: "visible" });
+    expect(await page.locator("#error-text").textContent()).toBe("The subscription for this key is not active. Renew it, or use a test key.");
+    expect(await page.locator("#error-detail").textContent()).toContain("subscription_inactive");
+  });
+
+  test("a PDF that is not a statement is explained as unreadable", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([595, 842]).drawText("Dear customer, thank you for banking with us.", { x: 50, y: 780, size: 12, font });
+    const dir = mkdtempSync(join(tmpdir(), "web-letter-"));
+    const file = join(dir, "letter.pdf");
+    await Bun.write(file, await doc.save());
+    await submit(page, { key, file, output: "json" });
+    await page.locator("#error").waitFor({ state: "visible" });
+    expect(await page.locator("#error-text").textContent()).toMatch(/^The statement (is unreadable|has no transactions)/);
+    expect(await page.locator("#error-detail").textContent()).toMatch(/layout_unrecognized|empty_statement/);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test("an encrypted statement without its password is explained in words", async () => {

@@ -3,6 +3,7 @@
  * A tolerant scanner rather than a DOM: it only needs table/tr/td/th, forgives missing end tags the
  * way browsers do, expands colspan so columns stay aligned, and ignores script, style and comments.
  */
+import { payloadTooLarge } from "../../errors.ts";
 import type { SheetTable } from "../types.ts";
 import { decodeEntities } from "./entities.ts";
 
@@ -15,6 +16,8 @@ interface OpenTable {
 
 /** Most columns one colspan may add: real exports use a handful; a huge value is hostile. */
 const MAX_COLSPAN = 100;
+/** Most cells (after colspan) in one document: 200,000 rows of 10 columns, far past any statement. */
+export const MAX_HTML_CELLS = 2_000_000;
 
 function decodeBytes(bytes: Uint8Array): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
@@ -39,8 +42,11 @@ export function extractHtmlTables(bytes: Uint8Array): SheetTable[] {
   const stack: OpenTable[] = [];
   const top = () => stack[stack.length - 1];
 
+  let cells = 0;
   const closeCell = (t: OpenTable) => {
     if (t.cell === null) return;
+    cells += t.colspan;
+    if (cells > MAX_HTML_CELLS) throw payloadTooLarge(`The document has more than ${MAX_HTML_CELLS} table cells`);
     const text = tidy(t.cell.join(""));
     t.row ??= [];
     t.row.push(text);
@@ -61,6 +67,8 @@ export function extractHtmlTables(bytes: Uint8Array): SheetTable[] {
     if (t.rows.some((r) => r.length > 0)) done.push({ name: `table ${done.length + 1}`, rows: t.rows });
   };
 
+  // Lower-cased copy for finding </script> and </style>, made once and only if needed.
+  let lowered: string | undefined;
   const tagRe = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][\w:-]*)([^>]*)>|<![^>]*>/g;
   let last = 0;
   for (let m = tagRe.exec(html); m !== null; m = tagRe.exec(html)) {
@@ -72,7 +80,8 @@ export function extractHtmlTables(bytes: Uint8Array): SheetTable[] {
     const closing = m[1] === "/";
     if (!closing && (name === "script" || name === "style")) {
       // Skip raw text up to the matching end tag.
-      const end = html.toLowerCase().indexOf(`</${name}`, tagRe.lastIndex);
+      lowered ??= html.toLowerCase();
+      const end = lowered.indexOf(`</${name}`, tagRe.lastIndex);
       tagRe.lastIndex = end === -1 ? html.length : end;
       last = tagRe.lastIndex;
       continue;

@@ -18,7 +18,20 @@ export interface Cell {
 
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
+/** Kinds of recently seen strings: statements repeat dates, channels and amounts. Bounded by KIND_CACHE_SIZE. */
+const kindCache = new Map<string, CellKind>();
+const KIND_CACHE_SIZE = 20_000;
+
 export function cellKind(text: string): CellKind {
+  const hit = kindCache.get(text);
+  if (hit) return hit;
+  const kind = computeKind(text);
+  if (kindCache.size >= KIND_CACHE_SIZE) kindCache.clear();
+  kindCache.set(text, kind);
+  return kind;
+}
+
+function computeKind(text: string): CellKind {
   const t = text.trim();
   if (DRCR.test(t)) return "drcr";
   if (isEmptyAmount(t)) return "empty";
@@ -33,7 +46,7 @@ export function cellKind(text: string): CellKind {
 const MAX_DATE_TOKENS = 6;
 
 /** Cheap pre-check before trying date spans: dates start with a digit or a month name. */
-const DATE_START = /^(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+const DATE_START = /^(?:\d{1,4}(?:$|[-/.]\d|[-/. ]?[a-z]{3}|st|nd|rd|th|T)|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
 export interface Token {
   text: string;

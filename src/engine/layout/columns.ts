@@ -13,7 +13,7 @@ import type { Line } from "./lines.ts";
 /** Roles that hold at most one cell per line. */
 const SINGLE: ReadonlySet<ColumnRole> = new Set(["date", "time", "value_date", "debit", "credit", "amount", "balance", "drcr", "currency"]);
 const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
-const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
 const FORBIDDEN = 1e6;
 /** Penalty (in units of page-width percent) for putting a cell where its type rarely goes. */
@@ -152,17 +152,63 @@ const ALIGN_TOLERANCE = 1.5;
 /** A group of aligned numbers is column evidence when it has at least this many members. */
 const MIN_ALIGNED = 2;
 
+/** A cluster of left-aligned text is column evidence when at least this share of the date lines has a cell in it. */
+const MIN_TEXT_SUPPORT = 0.1;
+
+/**
+ * Text columns whose label is centred (or offset) over the column: the left edges of the text
+ * printed on date lines cluster at the column's real left edge. A cluster whose extent holds the
+ * label's centre moves the column's left edge there.
+ */
+function learnTextBands(out: Column[], body: Line[], tol: number): void {
+  const cells: Cell[] = [];
+  let anchors = 0;
+  for (const line of body) {
+    if (!line.cells.some((c) => c.kind === "date")) continue;
+    anchors++;
+    for (const c of line.cells) if (c.kind === "text" || c.kind === "integer") cells.push(c);
+  }
+  if (cells.length === 0) return;
+  const { ids, sizes } = clusterIds(cells.map((c) => c.x0), tol);
+  const extent = sizes.map(() => ({ x0: Infinity, x1: -Infinity }));
+  cells.forEach((c, i) => {
+    const e = extent[ids[i]!]!;
+    e.x0 = Math.min(e.x0, c.x0);
+    e.x1 = Math.max(e.x1, c.x1);
+  });
+  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors);
+  out.forEach((col, j) => {
+    if (!TEXTUAL.has(col.role)) return;
+    const centre = (col.x0 + col.x1) / 2;
+    let best = -1;
+    let bestD = Infinity;
+    extent.forEach((e, k) => {
+      if (sizes[k]! < minSupport || e.x0 > centre || e.x1 < centre) return;
+      const d = Math.abs(e.x0 - col.x0);
+      if (d < bestD) {
+        bestD = d;
+        best = k;
+      }
+    });
+    if (best < 0) return;
+    const e = extent[best]!;
+    const prev = out[j - 1];
+    // Never reach back over the previous column's own label.
+    if (!prev || e.x0 >= prev.x1) col.x0 = Math.min(col.x0, e.x0);
+  });
+}
+
 /** Gap left between a text band and the next column, in average label character widths. */
 const TEXT_BAND_MARGIN = 1;
 
-interface Group {
+export interface Group {
   x0: number;
   x1: number;
   count: number;
 }
 
 /** Clusters values that lie within ALIGN_TOLERANCE of their neighbour; returns a cluster id per input. */
-function clusterIds(values: number[], tol: number): { ids: number[]; sizes: number[] } {
+export function clusterIds(values: number[], tol: number): { ids: number[]; sizes: number[] } {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const ids = new Array<number>(values.length).fill(0);
   const sizes: number[] = [];
@@ -185,16 +231,16 @@ function clusterIds(values: number[], tol: number): { ids: number[]; sizes: numb
  * left-aligned while numbers are right-aligned to the cell's far edge (Zenith), so header extents
  * alone misplace numbers; numbers of one column share an edge, which finds the real bands.
  */
-export function widenColumns(columns: Column[], body: Line[]): Column[] {
-  const cells: Cell[] = [];
-  for (const line of body) {
-    if (!line.cells.some((c) => c.kind === "date")) continue;
-    for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
-  }
-  const tol = (line0: Line | undefined) => (line0 && line0.pageWidth < 200 ? 0.2 : ALIGN_TOLERANCE);
-  const t = tol(body[0]);
-  const right = clusterIds(cells.map((c) => c.x1), t);
-  const left = clusterIds(cells.map((c) => c.x0), t);
+/** Horizontal tolerance for aligned edges: points on a page, a fifth of a column in a sheet. */
+export const alignTolerance = (line: Line | undefined) => (line?.source === "sheet" ? 0.2 : ALIGN_TOLERANCE);
+
+/**
+ * Groups of amounts printed in one column: each cell joins the larger of its right-edge and
+ * left-edge clusters, and groups that overlap (one column seen through both edges) merge.
+ */
+export function alignedGroups(cells: Cell[], tol: number): Group[] {
+  const right = clusterIds(cells.map((c) => c.x1), tol);
+  const left = clusterIds(cells.map((c) => c.x0), tol);
   const groups = new Map<string, Group>();
   cells.forEach((c, i) => {
     const r = right.ids[i]!;
@@ -207,7 +253,6 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
       g.count++;
     } else groups.set(key, { x0: c.x0, x1: c.x1, count: 1 });
   });
-  // Merge groups that overlap (one column seen through both of its edges).
   const list = [...groups.values()].filter((g) => g.count >= MIN_ALIGNED).sort((a, b) => a.x0 - b.x0);
   const merged: Group[] = [];
   for (const g of list) {
@@ -218,6 +263,17 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
       last.count += g.count;
     } else merged.push({ ...g });
   }
+  return merged;
+}
+
+export function widenColumns(columns: Column[], body: Line[]): Column[] {
+  const cells: Cell[] = [];
+  for (const line of body) {
+    if (!line.cells.some((c) => c.kind === "date")) continue;
+    for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
+  }
+  const t = alignTolerance(body[0]);
+  const merged = alignedGroups(cells, t);
   const moneyIdx = columns.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const out = columns.map((c) => ({ ...c }));
   const widen = (j: number, g: Group) => {
@@ -242,6 +298,7 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
       if (best >= 0) widen(best, g);
     }
   }
+  learnTextBands(out, body, t);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {
     const col = out[j]!;

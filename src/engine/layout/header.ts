@@ -55,10 +55,35 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|status|beneficiary|counterparty|time|teller|initiator)$/],
 ];
 
-export function labelRole(text: string): ColumnRole | null {
+/** Tried when no exact label matches: a role word anywhere in a short label ("Amount Withdrawn", "Details of Transaction"). */
+const LENIENT: [ColumnRole, RegExp][] = [
+  ["value_date", /\bvalue\b.*\bdate\b/],
+  ["debit", /\b(?:debits?|withdrawals?|withdrawn|money out|paid out)\b/],
+  ["credit", /\b(?:credits?|deposits?|lodge?ments?|money in|paid in)\b/],
+  ["narration", /\b(?:descriptions?|narrations?|narratives?|details?|particulars|remarks?|memo)\b/],
+  ["reference", /\b(?:ref(?:erence)?|cheque|chq|instrument)\b/],
+  ["date", /\bdate\b/],
+  ["amount", /\bamount\b/],
+];
+
+/** Role of a header label; `strict` only accepts whole-label vocabulary (used to split runs of several labels). */
+export function labelRole(text: string, strict = false): ColumnRole | null {
   const n = normaliseLabel(text);
   if (n === "" || n.split(" ").length > 5) return null;
+  const role = roleOf(n, strict);
+  if (role || !n.includes("/")) return role;
+  // "Description/Narration", "Ref/Cheque No": the first alternative that names a role.
+  for (const part of n.split("/")) {
+    const r = roleOf(part.trim(), strict);
+    if (r) return r;
+  }
+  return null;
+}
+
+function roleOf(n: string, strict: boolean): ColumnRole | null {
   for (const [role, re] of VOCABULARY) if (re.test(n)) return role;
+  if (strict || n.split(" ").length > 4) return null;
+  for (const [role, re] of LENIENT) if (re.test(n)) return role;
   return null;
 }
 
@@ -79,13 +104,11 @@ export function headerColumns(line: Line): Column[] | null {
     const cell = cells[i]!;
     if (cell.kind === "money" || cell.kind === "integer" || cell.kind === "date") return null;
     const role = labelRole(cell.text);
-    if (role) {
-      columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
-      continue;
-    }
-    // A run holding several labels ("Debit Credit Balance"): split it word by word.
-    const split = splitLabels(cell.text, cell.x0, cell.x1);
-    if (split) columns.push(...split);
+    // A run holding several labels ("DATE POSTED VALUE DATE"): split it word by word when every
+    // word belongs to some exact label; otherwise read the run as one label.
+    const split = labelRole(cell.text, true) ? null : splitLabels(cell.text, cell.x0, cell.x1);
+    if (split && split.length > 1) columns.push(...split);
+    else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
   return isHeader(columns) ? dedupeDates(columns) : null;
@@ -135,7 +158,7 @@ function splitLabels(text: string, x0: number, x1: number): Column[] | null {
     let found = 0;
     for (let n = Math.min(4, words.length - i); n >= 1; n--) {
       const label = words.slice(i, i + n).join(" ");
-      const role = labelRole(label);
+      const role = labelRole(label, true);
       if (role) {
         const s = starts[i]!;
         const e = starts[i + n - 1]! + words[i + n - 1]!.length;

@@ -1,4 +1,5 @@
 import type { PageText, SheetTable, TextItem } from "../types.ts";
+import { scanDate } from "../dates.ts";
 import { type Cell, splitTyped, tokensOf } from "./cells.ts";
 
 /**
@@ -32,7 +33,8 @@ export function pageLines(page: PageText): Line[] {
   for (const { it, base } of items) {
     const g = groups[groups.length - 1];
     const h = Math.max(it.height, 1);
-    if (g && Math.abs(base - g.base) <= BASELINE_TOLERANCE * Math.max(h, g.h)) {
+    // The smaller glyph height sets the tolerance, so one large title cannot swallow nearby lines.
+    if (g && Math.abs(base - g.base) <= BASELINE_TOLERANCE * Math.min(h, g.h)) {
       g.items.push(it);
       g.h = Math.max(g.h, h);
     } else {
@@ -69,7 +71,37 @@ function buildLine(page: number, y: number, h: number, items: TextItem[], pageWi
     runEnd = Math.max(runEnd, x1);
   }
   flush();
+  joinDrCrMarkers(cells, h);
+  joinDateAndTime(cells, h);
   return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
+}
+
+/** A DR/CR marker drawn apart from its amount, closer than this many glyph heights, belongs to it. */
+const MARKER_GAP = 1.5;
+
+/** "1,234.56" "CR" drawn as two strings is one signed amount; a marker farther away is its own column. */
+function joinDrCrMarkers(cells: Cell[], h: number): void {
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const a = cells[k]!;
+    const b = cells[k + 1]!;
+    if (a.kind === "money" && b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
+      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
+    }
+  }
+}
+
+/** A time drawn apart from its date, closer than this many glyph heights, completes it. */
+const TIME_GAP = 3;
+
+/** "02 May 2023" "08:21:07" drawn as two strings is one date-time (unless a Time column takes it: see header). */
+function joinDateAndTime(cells: Cell[], h: number): void {
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const a = cells[k]!;
+    const b = cells[k + 1]!;
+    if (a.kind === "date" && b.kind === "time" && b.x0 - a.x1 <= TIME_GAP * h && scanDate(`${a.text} ${b.text}`)) {
+      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "date" });
+    }
+  }
 }
 
 /** A sheet row as a line: each non-empty cell is a cell spanning its column index. */

@@ -1,3 +1,4 @@
+import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
@@ -46,8 +47,6 @@ export interface TableScan {
 
 /** A continuation line belongs to a row when it lies within this many glyph heights of the row's last line. */
 const CONTINUATION_GAP = 2.6;
-/** A line above a row's date line counts as part of that row when closer than this share of the glyph height. */
-const HUG_DISTANCE = 0.85;
 /** Totals/closing lines are looked for within this many glyph heights after the previous table line. */
 const TRAILER_GAP = 6;
 /** Weight of horizontal distance when the columns come from a header on another page (layout may shift). */
@@ -64,7 +63,13 @@ interface Pending {
   prevRow: number;
 }
 
-export function scanTable(lines: Line[]): TableScan {
+/** Columns read from the body when the table has no text header, active from line `start` on. */
+export interface FallbackTable {
+  columns: Column[];
+  start: number;
+}
+
+export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
   const rows: RowDraft[] = [];
   const amountLines: AmountLine[] = [];
   const outside: Line[] = [];
@@ -86,6 +91,11 @@ export function scanTable(lines: Line[]): TableScan {
       pageFirstRow = rows.length;
     }
     if (line.cells.length === 0) continue;
+    if (!header && fallback && i >= fallback.start) {
+      header = { columns: fallback.columns, lineCount: 0 };
+      firstColumns = fallback.columns;
+      headerPage = -1;
+    }
     const h = headerAt(lines, i);
     if (h) {
       const body: Line[] = [];
@@ -105,7 +115,8 @@ export function scanTable(lines: Line[]): TableScan {
       continue;
     }
     const columns = header.columns;
-    const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : headerPage === line.page ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
+    // Columns read from the body (headerPage -1) hold for every page.
+    const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : headerPage === line.page || headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
     const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
     // A line most of whose cells fit no column is not part of the table.
     if (assigned.dropped.length * 2 > line.cells.length) {
@@ -125,6 +136,21 @@ export function scanTable(lines: Line[]): TableScan {
       continue;
     }
     if (hasMoney) {
+      // Amounts printed a line below their date (bottom-aligned cells) complete the row above.
+      const last = rows[rows.length - 1];
+      if (last && rows.length > pageFirstRow && !rowHasMoney(last) && line.y - last.lastY <= CONTINUATION_GAP * line.h) {
+        appendParts(last, parts, "after");
+        last.lastY = line.y;
+        lastTableY = line.y;
+        continue;
+      }
+      // A row whose date is printed only on the first row of its day inherits it.
+      if (last && !OPENING_LABEL.test(line.text) && !CLOSING_LABEL.test(line.text) && continuesDay(last, parts)) {
+        rows.push({ page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: assigned.dropped.map((c) => c.text) });
+        lastTableY = line.y;
+        lastTablePage = line.page;
+        continue;
+      }
       const sameTable = near || OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
       if (sameTable) {
         amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length });
@@ -152,6 +178,35 @@ export function scanTable(lines: Line[]): TableScan {
   outside.sort((a, b) => a.page - b.page || a.y - b.y);
   return { rows, amountLines, outside, headerText, columns: firstColumns };
 }
+
+const amountOf = (t: string | undefined): Kobo | null => {
+  if (!t || isEmptyAmount(t)) return null;
+  const a = parseAmount(t);
+  if (!a) return null;
+  return a.marker === "DR" && a.kobo > 0n ? -a.kobo : a.kobo;
+};
+
+/**
+ * An undated line with exactly one movement is a further row of the day above when its balance
+ * follows from that row's balance (or, without a balance column, when it has a narration). Totals
+ * lines, which carry both sides, and balance-only lines do not qualify.
+ */
+function continuesDay(last: RowDraft, parts: RoleTexts): boolean {
+  const d = amountOf(parts.debit);
+  const c = amountOf(parts.credit);
+  const a = amountOf(parts.amount);
+  const sides = [d, c, a].filter((k) => k !== null && k !== 0n);
+  if (sides.length !== 1) return false;
+  const bal = amountOf(parts.balance);
+  const prevBal = amountOf(last.cells.balance);
+  if (bal === null || prevBal === null) return parts.balance === undefined && last.cells.balance === undefined && Boolean(parts.narration);
+  const abs = (k: Kobo) => (k < 0n ? -k : k);
+  if (d !== null && d !== 0n) return prevBal - abs(d) === bal;
+  if (c !== null && c !== 0n) return prevBal + abs(c) === bal;
+  return prevBal + a! === bal || prevBal - abs(a!) === bal || prevBal + abs(a!) === bal;
+}
+
+const rowHasMoney = (row: RowDraft) => Boolean(row.cells.debit || row.cells.credit || row.cells.amount || row.cells.balance);
 
 const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === "amount" || r === "balance";
 
@@ -182,58 +237,94 @@ function textsByRole(columns: Column[], byColumn: Cell[][]): RoleTexts {
   return out;
 }
 
+/** Two gaps count as equal (no visible row separation) when they differ by less than this share. */
+const GAP_TIE = 0.2;
+
+interface Block {
+  prev: number;
+  next: number;
+  lines: Pending[];
+  /** Index in `lines` of the first line that goes to the next row (lines before it go to the previous row). */
+  split: number;
+  /** The split was a tie between gaps; the document's majority decides it. */
+  tie: boolean;
+}
+
 /**
- * Attaches undated text lines to rows. When some line sits tight above a row's date line (closer
- * than HUG_DISTANCE glyph heights), the producer centres cells vertically and every line goes to
- * the nearer row; otherwise lines continue the row above them.
+ * Attaches undated text lines to rows. The lines between two date lines form a block; the widest
+ * vertical gap in the block separates the rows, so lines before it continue the row above (top-
+ * aligned cells) and lines after it belong to the row below (bottom-aligned or vertically centred
+ * cells, as PalmPay and some bank exports print). Where no gap stands out, the document's clear
+ * blocks decide, and below wins when the document has none.
  */
 function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
   if (pendings.length === 0) return;
-  const nextRowOf = (p: Pending) => {
-    const n = p.prevRow + 1;
-    const r = rows[n];
-    // rows pushed after the pending line on the same page follow it.
-    if (p.prevRow === -1) {
-      const idx = rows.findIndex((x) => x.page === p.line.page && x.y > p.line.y);
-      return idx;
-    }
-    return r && r.page === p.line.page && r.y > p.line.y ? n : -1;
-  };
-  const hugs = (p: Pending, next: number) => {
-    const r = rows[next];
-    if (!r) return false;
-    const dNext = r.y - p.line.y;
-    const prev = p.prevRow >= 0 ? rows[p.prevRow] : undefined;
-    const dPrev = prev ? p.line.y - prev.y : Infinity;
-    return dNext < HUG_DISTANCE * p.line.h && dNext < dPrev;
-  };
-  const centred = pendings.some((p) => {
-    const next = nextRowOf(p);
-    return next >= 0 && hugs(p, next);
-  });
-
-  // Lines above a row are prepended in order; collect them first so several stack correctly.
-  const above = new Map<number, Pending[]>();
+  const blocks: Block[] = [];
   for (const p of pendings) {
-    const next = nextRowOf(p);
-    const prev = p.prevRow >= 0 ? rows[p.prevRow] : undefined;
-    const dPrev = prev ? p.line.y - prev.lastY : Infinity;
-    const dNext = next >= 0 ? rows[next]!.y - p.line.y : Infinity;
-    const limit = CONTINUATION_GAP * p.line.h;
-    if (centred && next >= 0 && dNext < dPrev && dNext <= limit) {
-      const list = above.get(next) ?? [];
-      list.push(p);
-      above.set(next, list);
-    } else if (prev && dPrev <= limit) {
-      appendParts(prev, p.parts, "after");
-      prev.lastY = p.line.y;
-    } else {
-      outside.push(p.line);
+    const last = blocks[blocks.length - 1];
+    if (last && last.prev === p.prevRow && (p.prevRow >= 0 || last.lines[0]!.line.page === p.line.page)) last.lines.push(p);
+    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false });
+  }
+  let above = 0;
+  let below = 0;
+  for (const b of blocks) {
+    const first = b.lines[0]!.line;
+    const n = b.prev >= 0 ? b.prev + 1 : rows.findIndex((r) => r.page === first.page && r.y > first.y);
+    const r = n >= 0 ? rows[n] : undefined;
+    b.next = r && r.page === first.page && r.y > first.y ? n : -1;
+    const k = b.lines.length;
+    if (b.prev < 0) b.split = 0;
+    else if (b.next < 0) b.split = k;
+    else {
+      // gaps[t]: the gap before lines[t] (t = k: before the next row's date line).
+      const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+      const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
+      let best = k;
+      for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
+      b.tie = gaps.some((g, t) => t !== best && g * (1 + GAP_TIE) >= gaps[best]!);
+      b.split = best;
+      if (!b.tie) {
+        if (best < k) above++;
+        else below++;
+      }
     }
   }
-  for (const [idx, list] of above) {
-    const row = rows[idx]!;
-    for (const p of list.reverse()) appendParts(row, p.parts, "before");
+  const preferAbove = above > below;
+  for (const b of blocks) {
+    if (b.tie && preferAbove && b.next >= 0) b.split = 0;
+    // Lines going up to the next row: attach from the date line upwards while each is close.
+    if (b.next >= 0) {
+      const row = rows[b.next]!;
+      let edge = row.y;
+      for (let t = b.lines.length - 1; t >= b.split; t--) {
+        const p = b.lines[t]!;
+        if (edge - p.line.y <= CONTINUATION_GAP * p.line.h) {
+          appendParts(row, p.parts, "before");
+          edge = p.line.y;
+        } else {
+          for (let u = t; u >= b.split; u--) outside.push(b.lines[u]!.line);
+          break;
+        }
+      }
+    } else {
+      for (let t = b.split; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
+    }
+    // Lines going down from the previous row, while each is close to the one before.
+    if (b.prev >= 0) {
+      const row = rows[b.prev]!;
+      for (let t = 0; t < b.split; t++) {
+        const p = b.lines[t]!;
+        if (p.line.y - row.lastY <= CONTINUATION_GAP * p.line.h) {
+          appendParts(row, p.parts, "after");
+          row.lastY = p.line.y;
+        } else {
+          for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
+          break;
+        }
+      }
+    } else {
+      for (let t = 0; t < b.split; t++) outside.push(b.lines[t]!.line);
+    }
   }
 }
 

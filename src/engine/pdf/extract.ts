@@ -63,6 +63,9 @@ export function checkPageCount(pageCount: number, maxPages: number | undefined):
   }
 }
 
+/** Text whose transform has a rotation/skew part above this share of its scale is not horizontal. */
+const ROTATION_EPSILON = 0.01;
+
 interface RawItem {
   str?: string;
   transform?: number[];
@@ -82,7 +85,9 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       const t = raw.transform;
       if (!str || !t || str.trim() === "") continue;
       // transform = [a b c d e f]: (e, f) is the baseline origin in PDF space; the glyph height is
-      // the vertical scale. Rotated text (b or c non-zero) still gets its origin mapped.
+      // the vertical scale. Rotated or skewed text (b or c non-zero: watermarks such as a diagonal
+      // "CUSTOMER COPY", margin notes) is never part of the statement table, so it is left out.
+      if (Math.abs(t[1] ?? 0) > ROTATION_EPSILON * Math.abs(t[0] ?? 1) || Math.abs(t[2] ?? 0) > ROTATION_EPSILON * Math.abs(t[3] ?? 1)) continue;
       const fontHeight = Math.hypot(t[2] ?? 0, t[3] ?? 0) || raw.height || 0;
       const [vx, vy] = viewport.convertToViewportPoint(t[4] ?? 0, t[5] ?? 0) as [number, number];
       items.push({ str, x: vx, y: vy - fontHeight, width: raw.width ?? 0, height: fontHeight });

@@ -31,7 +31,7 @@ export function mergeValues(into: PiiValues, from: Partial<PiiValues>): void {
 
 export interface Line {
   runs: TextRun[];
-  /** Text of the runs joined: "" between abutting runs, " " across a gap, "\n" where runs overlap. */
+  /** Text of the runs joined: "" between abutting runs, " " across a gap, "\n" where runs overlap, "\u241e" a column apart. */
   text: string;
   /** For each char of `text`: [run index in `runs`, char index in that run], or null for a separator. */
   map: ([number, number] | null)[];
@@ -60,7 +60,8 @@ export function buildLines(runs: TextRun[]): Line[] {
         const prev = sorted[i - 1]!;
         const gap = r.x - (prev.x + prev.width);
         const h = Math.max(prev.height, r.height, 1);
-        const sep = gap < -0.2 * h ? "\n" : gap > 0.15 * h ? " " : "";
+        // Overlapping runs and runs a column apart are never read as one phrase.
+        const sep = gap < -0.2 * h ? "\n" : gap > 3 * h ? "\u241e" : gap > 0.15 * h ? " " : "";
         if (sep) {
           text += sep;
           map.push(null);
@@ -94,8 +95,11 @@ function permutations<T>(xs: T[]): T[][] {
   return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
 }
 
+/** Titles printed before names; the name is matched with or without them. */
+const TITLES = /^(?:mr|mrs|ms|miss|dr|chief|alhaji|alhaja|pastor|engr|prof|barr|rev|hon|sir|madam)\.?$/i;
+
 function namePattern(name: string): string | undefined {
-  const tokens = name.split(/[\s,]+/).filter((t) => t.length > 0);
+  const tokens = name.split(/[\s,]+/).filter((t) => t.length > 0 && !TITLES.test(t));
   if (tokens.length === 0) return undefined;
   if (tokens.length === 1 && tokens[0]!.length < 3) return undefined;
   // Every order of the name's words (surname first is common), for up to 4 words.
@@ -131,6 +135,10 @@ export function buildMatchers(values: PiiValues): Matcher[] {
     if (p) out.push({ kind: "name", regex: new RegExp(p, "giu") });
   }
   for (const d of values.accountNumbers) {
+    if (!/^\d+$/.test(d)) {
+      out.push({ kind: "account_number", regex: new RegExp(`(?<![\\p{L}\\p{N}*•])${escape(d)}(?![\\p{L}\\p{N}*•])`, "gu") });
+      continue;
+    }
     out.push({ kind: "account_number", regex: new RegExp(digitsPattern(d), "gu") });
     out.push({ kind: "account_number", regex: MASKED, accept: (m) => maskedAgrees(m, d) });
   }
@@ -218,7 +226,9 @@ export function validValue(kind: PiiKind, raw: string): string | undefined {
     case "name":
       return /\p{L}/u.test(v) && !/\d/.test(v) && !v.includes(":") && v.length >= 2 && v.length <= 80 && v.split(" ").length <= 6 ? v : undefined;
     case "account_number":
-      return /^[\d\s-]+$/.test(v) && digits.length >= 6 && digits.length <= 20 ? digits : undefined;
+      if (/^[\d\s-]+$/.test(v)) return digits.length >= 6 && digits.length <= 20 ? digits : undefined;
+      // Printed masked only ("******4321"): the masked form itself is what gets removed.
+      return /^[0-9]*[*Xx•]{2,}[0-9]*$/.test(v) && digits.length >= 3 && v.length >= 6 && v.length <= 20 ? v : undefined;
     case "bvn":
       return /^[\d\s-]+$/.test(v) && digits.length === 11 ? digits : undefined;
     case "phone":

@@ -3,6 +3,11 @@ import { findSpans, type Matcher } from "./find.ts";
 
 /** Keys that carry descriptive metadata (XMP packets, application data) on any dictionary. */
 const METADATA_KEYS = ["Metadata", "PieceInfo"].map((k) => PDFName.of(k));
+/**
+ * Keys that run something when the copy is opened or used (document and page open actions,
+ * additional actions, JavaScript bodies): the redacted copy carries none of the upload's active content.
+ */
+const ACTIVE_KEYS = ["OpenAction", "AA", "JS"].map((k) => PDFName.of(k));
 
 /**
  * Removes the document information dictionary and every XMP metadata stream, then drops every
@@ -15,9 +20,10 @@ export function scrubDocument(context: PDFContext): void {
   const root = context.lookup(context.trailerInfo.Root);
   const names = root instanceof PDFDict ? root.lookup(PDFName.of("Names")) : undefined;
   if (names instanceof PDFDict) names.delete(PDFName.of("EmbeddedFiles"));
+  if (names instanceof PDFDict) names.delete(PDFName.of("JavaScript"));
   for (const [, obj] of context.enumerateIndirectObjects()) {
     const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
-    if (dict) for (const k of METADATA_KEYS) dict.delete(k);
+    if (dict) for (const k of [...METADATA_KEYS, ...ACTIVE_KEYS]) dict.delete(k);
   }
   collectGarbage(context);
 }
@@ -72,7 +78,10 @@ export function scrubStrings(context: PDFContext, matchers: Matcher[]): number {
       const next = cleaned(o.decodeText(), matchers);
       if (next === undefined) return undefined;
       changed++;
-      return PDFHexString.fromText(next);
+      // ASCII stays single-byte (URIs and names must); anything else becomes UTF-16 text.
+      return /^[\x00-\x7f]*$/.test(next)
+        ? PDFHexString.of([...next].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join(""))
+        : PDFHexString.fromText(next);
     }
     if (o instanceof PDFDict) {
       for (const [k, v] of o.entries()) {

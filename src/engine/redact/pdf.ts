@@ -1,12 +1,13 @@
 import { EncryptedPDFError, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFStream, PDFString, type PDFObject, type PDFPage } from "pdf-lib";
-import { encryptedSource, scannedDocument, unsupportedFormat } from "../../errors.ts";
+import { AppError, scannedDocument, unsupportedFormat } from "../../errors.ts";
+import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
 import { buildMatchers, detectPii, findHits, findSpans, textContainsPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
 import { IDENTITY, interpret, unitFromBytes, type Box, type ContentUnit, type InterpretContext, type PlacedGlyph } from "./interpret.ts";
 import { cutFor, unionBox } from "./pdf-cuts.ts";
 import { scrubDocument, scrubStrings } from "./pdf-scrub.ts";
 import { readPdfRuns, type PageRuns } from "./pdf-text.ts";
 import { rewriteUnit, unitChanged } from "./rewrite.ts";
-import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
+import { loadDecrypted } from "./decrypt.ts";
 import { decodeStream } from "./stream-data.ts";
 
 export interface PdfRedaction {
@@ -20,15 +21,18 @@ export interface PdfRedaction {
 // output; a document that still leaks after this many passes is refused rather than returned.
 const MAX_PASSES = 3;
 
-async function loadForEditing(bytes: Uint8Array): Promise<PDFDocument> {
+async function loadForEditing(bytes: Uint8Array, password: string | undefined): Promise<PDFDocument> {
   try {
     return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
   } catch (e) {
-    if (e instanceof EncryptedPDFError) {
-      // pdf.js could open it (no or a correct password), but it cannot be rewritten without decrypting.
-      throw encryptedSource("Redaction of an encrypted PDF is not supported; send a decrypted copy");
-    }
-    throw unsupportedFormat(`The PDF could not be rewritten: ${(e as Error).message}`);
+    if (!(e instanceof EncryptedPDFError)) throw unsupportedFormat(`The PDF could not be rewritten: ${(e as Error).message}`);
+  }
+  // pdf.js opened it (no user password, or the right one): decrypt it for rewriting.
+  try {
+    return await loadDecrypted(bytes, password ?? "");
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw unsupportedFormat(`The encrypted PDF could not be rewritten: ${(e as Error).message}`);
   }
 }
 
@@ -220,9 +224,23 @@ function glyphMatches(glyphs: PlacedGlyph[], matchers: Matcher[]): PlacedGlyph[]
   return findSpans(text, matchers).map((sp) => [...new Set(at.slice(sp.start, sp.end).filter((i) => i >= 0))].map((i) => glyphs[i]!));
 }
 
+function markCut(glyphs: PlacedGlyph[]): void {
+  for (const g of glyphs) {
+    let set = g.unit.cuts.get(g.op);
+    if (!set) g.unit.cuts.set(g.op, (set = new Set()));
+    set.add(g.index);
+  }
+}
+
 /** One pass: cut the glyphs of `hits` from `bytes`; returns the new bytes and the occurrences cut. */
-async function redactPass(bytes: Uint8Array, hits: RunHit[], matchers: Matcher[], warnings: string[]): Promise<{ bytes: Uint8Array; count: number }> {
-  const doc = await loadForEditing(bytes);
+async function redactPass(
+  bytes: Uint8Array,
+  password: string | undefined,
+  hits: RunHit[],
+  matchers: Matcher[],
+  warnings: string[],
+): Promise<{ bytes: Uint8Array; count: number }> {
+  const doc = await loadForEditing(bytes, password);
   const ctx: InterpretContext = { units: new Map(), skipped: [] };
   const pages: PageWork[] = doc.getPages().map((page, i) => {
     const unit = pageUnit(page, i, ctx);
@@ -241,11 +259,7 @@ async function redactPass(bytes: Uint8Array, hits: RunHit[], matchers: Matcher[]
     const work = pages[hit.page];
     if (!work) continue;
     const cut = cutFor(work.glyphs, hit);
-    for (const g of cut.glyphs) {
-      let set = g.unit.cuts.get(g.op);
-      if (!set) g.unit.cuts.set(g.op, (set = new Set()));
-      set.add(g.index);
-    }
+    markCut(cut.glyphs);
     if (cut.glyphs.length > 0) {
       cutGroups.add(hit.group);
       const key = `${hit.page}:${hit.group}`;
@@ -259,11 +273,7 @@ async function redactPass(bytes: Uint8Array, hits: RunHit[], matchers: Matcher[]
     for (const glyphs of glyphMatches(work.glyphs, matchers)) {
       const fresh = glyphs.filter((g) => !g.unit.cuts.get(g.op)?.has(g.index));
       if (fresh.length === 0) continue;
-      for (const g of fresh) {
-        let set = g.unit.cuts.get(g.op);
-        if (!set) g.unit.cuts.set(g.op, (set = new Set()));
-        set.add(g.index);
-      }
+      markCut(fresh);
       byGroup.set(`${p}:net${netGroup++}`, fresh);
     }
   });
@@ -331,7 +341,8 @@ export async function redactPdf(bytes: Uint8Array, opts: { password?: string; kn
   let current = bytes;
   let count = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const result = await redactPass(current, hits, matchers, warnings);
+    // Only the original may be encrypted; every pass writes an unencrypted document.
+    const result = await redactPass(current, pass === 0 ? opts.password : undefined, hits, matchers, warnings);
     current = result.bytes;
     // Later passes only mop up what the first one missed; they are the same occurrences.
     if (pass === 0) count = result.count;

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { unsupportedFormat } from "../../errors.ts";
 import { cellText } from "../xlsx/cell-text.ts";
-import { detectPii, emptyValues, findHits, mergeValues, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns, TextRun } from "./pdf-text.ts";
 
 /** What replaces personal data in a cell. */
@@ -45,9 +45,34 @@ function replaceRanges(text: string, ranges: [number, number][]): string {
   return out + text.slice(pos);
 }
 
+/** The text with every personal-data span replaced, or undefined when there is none. */
+function redactText(text: string, matchers: Matcher[]): string | undefined {
+  const spans = findSpans(text, matchers);
+  return spans.length === 0 ? undefined : replaceRanges(text, spans.map((sp) => [sp.start, sp.end]));
+}
+
+/**
+ * Print headers and footers can carry the same data as the cells. (Cell notes need nothing:
+ * exceljs does not read them, so they are not written back.)
+ */
+function redactHeaders(ws: ExcelJS.Worksheet, matchers: Matcher[]): number {
+  let n = 0;
+  const hf = ws.headerFooter as Record<string, unknown> | undefined;
+  for (const k of ["oddHeader", "oddFooter", "evenHeader", "evenFooter", "firstHeader", "firstFooter"]) {
+    const v = hf?.[k];
+    if (typeof v !== "string") continue;
+    const next = redactText(v, matchers);
+    if (next === undefined) continue;
+    hf![k] = next;
+    n++;
+  }
+  return n;
+}
+
 /**
  * Redacts a workbook in memory: the same personal data as in a PDF, found with the same rules,
- * replaced by "[REDACTED]" in the cells that hold it. Other cells are not written to. The document
+ * replaced by "[REDACTED]" in the cells that hold it and in print headers/footers.
+ * Other cells are not written to. The document
  * properties that name people or organisations (creator, last modified by, company, manager) and
  * describe the file (title, subject, keywords, description) are cleared.
  */
@@ -76,10 +101,13 @@ export async function redactXlsx(bytes: Uint8Array, known?: PiiValues): Promise<
       if (ranges) cell.value = replaceRanges(run.str, ranges);
     }
   }
+  const matchers = buildMatchers(values);
+  let extra = 0;
+  for (const ws of wb.worksheets) extra += redactHeaders(ws, matchers);
   const p = wb as unknown as Record<string, unknown>;
   for (const k of ["creator", "lastModifiedBy", "company", "manager", "title", "subject", "keywords", "description"]) {
     if (k in p) p[k] = "";
   }
   const out = await wb.xlsx.writeBuffer();
-  return { bytes: new Uint8Array(out as ArrayBuffer), redactions: new Set(hits.map((h) => h.group)).size };
+  return { bytes: new Uint8Array(out as ArrayBuffer), redactions: new Set(hits.map((h) => h.group)).size + extra };
 }

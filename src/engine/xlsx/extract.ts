@@ -14,6 +14,12 @@ export interface XlsxLimits {
   maxInflatedBytes: number;
 }
 
+/** Most cell positions (up to each row's last value) in one workbook: 200,000 rows of 10 columns. */
+export const MAX_CELLS = 2_000_000;
+
+/** Excel's limit on the characters in one cell (Excel specifications and limits). */
+export const EXCEL_MAX_CELL_CHARS = 32_767;
+
 function isMergedSlave(cell: ExcelJS.Cell): boolean {
   return cell.isMerged && cell.master !== cell;
 }
@@ -29,18 +35,24 @@ export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promis
   }
   const sheets: SheetTable[] = [];
   let rowCount = 0;
+  let cellCount = 0;
   for (const ws of workbook.worksheets) {
     const rows: string[][] = [];
     for (let r = 1; r <= ws.rowCount; r++) {
       rowCount++;
       if (rowCount > limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${limits.maxRows} rows`);
-      const row = ws.getRow(r);
       const cells: string[] = [];
-      for (let c = 1; c <= row.cellCount; c++) {
-        const cell = row.getCell(c);
-        cells.push(isMergedSlave(cell) ? "" : cellText(cell.value).trim());
-      }
-      while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
+      // Only cells that exist are visited; a lone cell far to the right must not make us walk the gap twice.
+      ws.getRow(r).eachCell((cell, c) => {
+        const text = isMergedSlave(cell) ? "" : cellText(cell.value).trim();
+        if (text === "") return;
+        // Excel itself cannot hold more in a cell; a longer one is crafted, and costs the PII finder dearly.
+        if (text.length > EXCEL_MAX_CELL_CHARS) throw unsupportedFormat(`A cell holds more than ${EXCEL_MAX_CELL_CHARS} characters, which Excel does not allow`);
+        cellCount += c - cells.length;
+        if (cellCount > MAX_CELLS) throw payloadTooLarge(`The spreadsheet has more than ${MAX_CELLS} cells`);
+        while (cells.length < c - 1) cells.push("");
+        cells.push(text);
+      });
       rows.push(cells);
     }
     sheets.push({ name: ws.name, rows });

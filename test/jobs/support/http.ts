@@ -19,8 +19,8 @@ export function form(bytes: Uint8Array | null, fields: Record<string, string> = 
   return f;
 }
 
-export const post = (server: TestServer, path: string, key: string, body: FormData) =>
-  server.fetch(path, { method: "POST", headers: { authorization: `Bearer ${key}` }, body });
+export const post = (server: TestServer, path: string, key: string, body: FormData, signal?: AbortSignal) =>
+  server.fetch(path, { method: "POST", headers: { authorization: `Bearer ${key}` }, body, signal });
 export const get = (server: TestServer, path: string, key?: string) =>
   server.fetch(path, key ? { headers: { authorization: `Bearer ${key}` } } : {});
 
