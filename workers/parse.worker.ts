@@ -6,18 +6,23 @@
 import type { MessagePort } from "node:worker_threads";
 import { threadId } from "node:worker_threads";
 import { workerData } from "piscina";
-import { assembleStatement, extractPdfPages, inspectDocument, parseStatement, toCsv } from "../src/engine/index.ts";
-import { assertHasText } from "../src/engine/pdf/extract.ts";
+import { assembleLines } from "../src/engine/assemble.ts";
+import { parseStatement, toCsv } from "../src/engine/index.ts";
+import { type Line, pageLines } from "../src/engine/layout/lines.ts";
+import { guardPdf } from "../src/engine/guards/index.ts";
+import { checkPageCount, extractPages, openPdf, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
+import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
-import type { ExtractedDocument, PageText, ParseResponse } from "../src/engine/types.ts";
-import { AppError, internalError, type Result } from "../src/errors.ts";
-import { mergePages } from "../src/jobs/planner.ts";
+import type { PageText, ParseResponse } from "../src/engine/types.ts";
+import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
+import { orderParts, planRanges } from "../src/jobs/planner.ts";
 import {
   type DocumentInput,
   type Parsed,
   type ParseWorkerData,
   type PortMessage,
   RECYCLE_EXIT_CODE,
+  type SplitPlan,
   type TaskOutputs,
   type WorkerAnswer,
   type WorkerTask,
@@ -52,9 +57,9 @@ const serialise = (response: ParseResponse, csv: boolean): Parsed =>
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;
   const bytes = ownCopy(doc);
-  if (task.splitAbove !== null) {
-    const info = await inspectDocument(bytes, { password: doc.password, maxPages: doc.limits.maxPages });
-    if (info.kind === "pdf" && info.pageCount > task.splitAbove) return { split: { pageCount: info.pageCount, producer: info.producer } };
+  if (task.split !== null) {
+    const split = await splitAndReadFirst(bytes, task.split, task);
+    if (split) return { split };
   }
   const response = await parseStatement(bytes, {
     bank: doc.bank,
@@ -65,26 +70,69 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
   return { parsed: serialise(response, task.csv) };
 }
 
+/**
+ * A PDF above `split.above` pages is opened once here: the range plan is posted before any page
+ * is read (the caller starts the other ranges on other threads right away), then this task reads
+ * the first range with the document already open. Opening a large PDF costs pdf.js a walk of the
+ * whole page tree, so not opening it a second time shortens the critical path. Null: parse whole.
+ */
+async function splitAndReadFirst(
+  bytes: Uint8Array,
+  split: { above: number; workers: number },
+  { doc, port }: Extract<WorkerTask, { op: "parse" }>,
+): Promise<(SplitPlan & { first: TaskOutputs["pages"] }) | null> {
+  if (sniff(bytes) !== "pdf") return null;
+  const report = await guardPdf(bytes, { maxPages: doc.limits.maxPages });
+  // The page tree's own claim is enough to skip opening a small PDF twice; a claim that lies low
+  // only means the document is parsed whole, which is still correct.
+  if (report.pagesCountClaim <= split.above) return null;
+  const pdf = await openPdf(bytes, doc.password);
+  try {
+    checkPageCount(pdf.numPages, doc.limits.maxPages);
+    if (pdf.numPages <= split.above) return null;
+    const plan: SplitPlan = { pageCount: pdf.numPages, producer: await pdfProducer(pdf), ranges: planRanges(pdf.numPages, split.workers) };
+    post(port, { type: "split", ...plan });
+    const { first, last } = plan.ranges[0]!;
+    const pages: PageText[] = [];
+    for (let n = first; n <= last; n++) {
+      pages.push(await readPage(pdf, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
+      post(port, { type: "page", number: n });
+    }
+    return { ...plan, first: rangeOutput(first, pages) };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/**
+ * Pages first..last of a document whose `parse` task already sniffed and guarded these same
+ * (shared, never written) bytes, so neither is repeated per range.
+ */
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
   const { doc, port } = task;
-  const extracted = await extractPdfPages(ownCopy(doc), {
+  const { pages: extracted } = await extractPages(ownCopy(doc), {
     password: doc.password,
     first: task.first,
     last: task.last,
     onPage: (n: number) => post(port, { type: "page", number: n }),
   });
-  return { pagesJson: JSON.stringify(extracted), threadId };
+  return rangeOutput(task.first, extracted);
 }
 
+const rangeOutput = (first: number, pages: PageText[]): TaskOutputs["pages"] => ({
+  first,
+  count: pages.length,
+  linesJson: JSON.stringify(pages.flatMap(pageLines)),
+  hasText: pages.some((p) => p.items.length > 0),
+  threadId,
+});
+
 function assemble(task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] {
-  const pages = mergePages(
-    task.parts.map((p) => JSON.parse(p) as PageText[]),
-    task.pageCount,
-  );
-  // The whole-document path checks this inside the engine; split pages are checked here, merged.
-  assertHasText(pages);
-  const doc: ExtractedDocument = { kind: "pdf", pageCount: task.pageCount, producer: task.producer, pages };
-  return serialise(assembleStatement(doc, { bank: task.bank }), task.csv);
+  const parts = orderParts(task.parts, task.pageCount);
+  // The whole-document path checks this inside the engine (assertHasText); split ranges here.
+  if (task.pageCount > 0 && !parts.some((p) => p.hasText)) throw scannedDocument();
+  const lines = parts.flatMap((p) => JSON.parse(p.linesJson) as Line[]);
+  return serialise(assembleLines(lines, task.producer, { bank: task.bank }), task.csv);
 }
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {

@@ -11,6 +11,16 @@ import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./mo
 import { type LedgerRow, reconcile } from "./reconcile.ts";
 import type { ExtractedDocument, ParseResponse, Transaction } from "./types.ts";
 
+/** Statement facts are printed on the first pages (header, summary) or the last (totals). */
+const METADATA_HEAD_PAGES = 3;
+const METADATA_TAIL_PAGES = 2;
+
+/** The lines searched for labelled facts: a long statement's middle pages hold only rows and footers. */
+function metadataLines(outside: Line[]): Line[] {
+  const lastPage = outside.reduce((m, l) => Math.max(m, l.page), 0);
+  return outside.filter((l) => l.page <= METADATA_HEAD_PAGES || l.page > lastPage - METADATA_TAIL_PAGES);
+}
+
 const TOTALS_ROW = /^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b/i;
 
 /** Lines of the whole document in reading order. */
@@ -31,7 +41,14 @@ interface DraftTxn extends LedgerRow {
  * table is found and empty_statement when the table has no rows, both with the marker coverage.
  */
 export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string } = {}): ParseResponse {
-  const lines = documentLines(doc);
+  return assembleLines(documentLines(doc), doc.producer, opts);
+}
+
+/**
+ * PURE: assembleStatement over the document's lines already built (pageLines of each page, in
+ * page order), so a large PDF's lines can be built in parallel, a page range per worker.
+ */
+export function assembleLines(lines: Line[], producer: string, opts: { bank?: string } = {}): ParseResponse {
   let scan = scanTable(lines);
   let headerless = false;
   if (!scan.columns) {
@@ -42,7 +59,7 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
     }
   }
   const outsideText = scan.outside.map((l) => l.text).join("\n");
-  const detection = detectBank(`${outsideText}\n${scan.headerText}\n${doc.producer}`);
+  const detection = detectBank(`${outsideText}\n${scan.headerText}\n${producer}`);
   let profile: BankProfile | null = detection.profile;
   if (opts.bank) {
     const chosen = profileById(opts.bank);
@@ -53,11 +70,13 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
   const columns = scan.columns;
   if (!columns) throw layoutUnrecognized("No transaction table was found in the document", coverage);
 
-  const facts = extractHeaderFacts(scan.outside);
+  const firstRow = scan.rows[0];
+  const facts = extractHeaderFacts(metadataLines(scan.outside), firstRow ? { page: firstRow.page, y: firstRow.y } : undefined);
 
   // Opening-balance and closing rows that carry a date are not transactions.
   let drafts = scan.rows;
   const openingRowBalances: Kobo[] = [];
+  let closingRowBalance: Kobo | null = null;
   drafts = drafts.filter((r, i) => {
     const text = `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
     const noMovement = sideless(r.cells);
@@ -68,7 +87,11 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
       }
       return false;
     }
-    if (noMovement && CLOSING_LABEL.test(text)) return false;
+    if (noMovement && CLOSING_LABEL.test(text)) {
+      const b = r.cells.balance ? parseAmount(r.cells.balance) : null;
+      if (b && i === scan.rows.length - 1) closingRowBalance = signedBalance(b.kobo, b.marker);
+      return false;
+    }
     // A dated totals row ("31-Jan-2024 TOTAL 1,000.00 2,000.00") sums the rows; it is not one.
     return !(TOTALS_ROW.test(r.cells.narration ?? "") && !r.cells.balance);
   });
@@ -89,17 +112,22 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
 
   // Trailer and leader lines (undated, with amounts) carry the opening/closing balance and totals.
   let tableOpening: Kobo | null = openingRowBalances[0] ?? null;
-  let tableClosing: Kobo | null = null;
+  let tableClosing: Kobo | null = closingRowBalance;
   let tableDebit: Kobo | null = null;
   let tableCredit: Kobo | null = null;
+  const skipped: string[] = [];
   for (const a of scan.amountLines) {
     const bal = a.cells.balance ? parseAmount(a.cells.balance) : null;
     if (a.rowIndex === 0 || OPENING_LABEL.test(a.text)) {
       if (bal && tableOpening === null && a.rowIndex === 0) tableOpening = signedBalance(bal.kobo, bal.marker);
       continue;
     }
-    // Mid-table amount lines are page carry-forwards (C/F, B/F), not the statement's figures.
-    if (a.rowIndex < scan.rows.length) continue;
+    // Mid-table amount lines are page carry-forwards (C/F, B/F), not the statement's figures; an
+    // unlabelled one is reported, since it might be a row the layout could not date.
+    if (a.rowIndex < scan.rows.length) {
+      if (!OPENING_LABEL.test(a.text) && !CLOSING_LABEL.test(a.text)) skipped.push(a.text);
+      continue;
+    }
     if (bal) tableClosing = signedBalance(bal.kobo, bal.marker);
     const d = a.cells.debit ? parseAmount(a.cells.debit) : null;
     const c = a.cells.credit ? parseAmount(a.cells.credit) : null;
@@ -152,6 +180,7 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
     result.checks.notes.push("The table has no column headings; debit and credit columns were told apart by the balance movements.");
   }
 
+  if (skipped.length > 0) result.checks.notes.push(`Undated lines with amounts between rows were not read as transactions: ${skipped.slice(0, 3).map((t) => JSON.stringify(t)).join(", ")}${skipped.length > 3 ? ", ..." : ""}.`);
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
   const account = facts.accountNumber;

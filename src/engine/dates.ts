@@ -141,9 +141,19 @@ export function dateSortKey(d: RawDate): number {
   return ((d.year * 100 + d.month) * 100 + d.day) * 100000 + d.hour * 3600 + d.minute * 60 + d.second;
 }
 
-/** Finds `date - date` / `date to date` in a statement-period text. */
+const MONTH_ONLY = new RegExp(String.raw`^${MON}\.?,?\s+(?<y>\d{4})$`, "i");
+
+/** Finds `date - date` / `date to date` in a statement-period text; a lone `May 2023` is that whole month. */
 export function scanPeriod(text: string): [RawDate, RawDate] | null {
   const t = text.replace(/^.*?(?:period|from)\s*:?\s*/i, "").trim();
+  const whole = MONTH_ONLY.exec(t)?.groups;
+  if (whole) {
+    const year = Number(whole.y);
+    const month = MONTHS[whole.mon!.toLowerCase()] ?? 1;
+    const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const day = (d: number): RawDate => ({ year, month, day: d, ambiguous: false, hour: 0, minute: 0, second: 0 });
+    return [day(1), day(last)];
+  }
   const splitters = [/\s+(?:-|–|to|through|till|until)\s+/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}\s*[a-z])/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}[/.])/];
   for (const re of splitters) {
     const parts = t.split(re);

@@ -24,15 +24,16 @@ export interface DocumentInfo {
   producer: string;
 }
 
-/** Defaults equal to the service configuration's (src/config.ts). */
+/** Rows read from all sheets when the caller sets no limit (as MAX_XLSX_ROWS in src/config.ts). */
 const DEFAULT_MAX_XLSX_ROWS = 200_000;
+/** Bytes an XLSX may inflate to when the caller sets no limit (as MAX_XLSX_INFLATED_BYTES). */
 const DEFAULT_MAX_XLSX_INFLATED_BYTES = 200 * 1024 * 1024;
 
 /** Sniffs the bytes (not a file name), opens the document, throws AppError (unsupported_format, encrypted_source, too_many_pages...). */
 export async function inspectDocument(bytes: Uint8Array, opts: { password?: string; maxPages?: number }): Promise<DocumentInfo> {
   const kind = sniff(bytes);
   if (kind === "pdf") {
-    await guardPdf(bytes, { maxPages: opts.maxPages });
+    await guardPdf(bytes, { maxPages: opts.maxPages }, { password: opts.password });
     const doc = await openPdf(bytes, opts.password);
     try {
       checkPageCount(doc.numPages, opts.maxPages);
@@ -52,7 +53,7 @@ export async function extractPdfPages(
 ): Promise<PageText[]> {
   if (sniff(bytes) !== "pdf") throw unsupportedFormat("Not a PDF");
   // The page claim was checked by inspectDocument before the document was split into ranges.
-  await guardPdf(bytes, { maxPages: Number.MAX_SAFE_INTEGER });
+  await guardPdf(bytes, { maxPages: Number.MAX_SAFE_INTEGER }, { password: opts.password });
   return (await extractPages(bytes, opts)).pages;
 }
 
@@ -77,7 +78,7 @@ export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Pr
 
 async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
   let total = 0;
-  await guardPdf(bytes, { maxPages: opts.limits?.maxPages });
+  await guardPdf(bytes, { maxPages: opts.limits?.maxPages }, { password: opts.password });
   const result = await extractPages(bytes, {
     password: opts.password,
     maxPages: opts.limits?.maxPages,

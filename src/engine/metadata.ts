@@ -21,11 +21,12 @@ export interface HeaderFacts {
   currency: string | null;
 }
 
-type Field = "accountNumber" | "holder" | "period" | "periodStart" | "periodEnd" | "opening" | "closing" | "totalDebit" | "totalCredit" | "debitCount" | "creditCount" | "currency";
+type Field = "accountNumber" | "holder" | "salutation" | "period" | "periodStart" | "periodEnd" | "opening" | "closing" | "totalDebit" | "totalCredit" | "debitCount" | "creditCount" | "currency";
 
 const LABELS: [Field, RegExp][] = [
   ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
   ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder|customer\s+name|name\s+of\s+account|name|customer|account\s+title|holder)$/i],
+  ["salutation", /^dear$/i],
   ["period", /^(?:statement\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
   ["periodStart", /^(?:start\s+date|from|period\s+from|from\s+date|start)$/i],
   ["periodEnd", /^(?:end\s+date|to|period\s+to|to\s+date|end)$/i],
@@ -76,7 +77,11 @@ const VALUE_BELOW = 3.6;
 const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * line.h);
 
 
-export function extractHeaderFacts(lines: Line[]): HeaderFacts {
+/**
+ * `tableTop`: page and baseline of the first transaction row; a name without a label is only
+ * looked for above it.
+ */
+export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
   const raw = new Map<Field, string>();
   const put = (field: Field, v: string) => {
     // A separate ":" cell between label and value ("Account Name" ":" "NWOSU ...") is not the value.
@@ -138,15 +143,18 @@ export function extractHeaderFacts(lines: Line[]): HeaderFacts {
       ci += labelSpan - 1;
     }
   }
+  // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then a capitalised name atop the address.
+  const salutation = raw.get("salutation");
+  if (!raw.has("holder") && salutation) raw.set("holder", salutation.replace(/,\s*$/, ""));
   if (!raw.has("holder")) {
-    const name = unlabelledHolder(lines);
+    const name = unlabelledHolder(tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines);
     if (name) raw.set("holder", name);
   }
   return interpret(raw);
 }
 
 /** Words that make a capitalised line an institution, a title or an address rather than a person. */
-const NOT_A_NAME = /\b(?:bank|plc|ltd|limited|microfinance|mfb|statement|account|group|member|street|road|avenue|close|crescent|estate|lagos|abuja|nigeria|branch|customer|transaction|history|report|period|page|currency|balance|date|summary|savings|current|wallet|mortgage|cooperative|trust|island|state|office|plaza|house|floor|tel|email|www)\b/i;
+const NOT_A_NAME = /\b(?:bank|plc|ltd|limited|microfinance|mfb|statement|account|group|member|street|road|avenue|close|crescent|estate|lagos|abuja|nigeria|branch|customer|transaction|history|report|period|page|currency|balance|date|summary|savings|current|wallet|mortgage|cooperative|trust|island|state|office|plaza|house|floor|tel|email|www|private|confidential|copy|original|duplicate|electronic|generated|computer|services|digital|financial|finance|payments?|solutions|technologies|holdings|company|enterprises?|ventures|international|africa|details|information|particulars|dear|sir|madam)\b/i;
 
 /**
  * Statements that print the holder's name without a label put it, in capitals, atop the address
@@ -183,6 +191,8 @@ function acceptable(field: Field, value: string): boolean {
     case "accountNumber":
       return ACCOUNT_DIGITS.test(value);
     case "holder":
+    case "salutation":
+      if (/^(?:customer|sir|madam|sir\/madam|valued customer|client)\b/i.test(value)) return false;
       return /[a-z]{2}/i.test(value) && !parseAmount(value) && !scanDate(value) && value.length <= 80 && !/\bstatement\b/i.test(value);
     case "opening":
     case "closing":
@@ -193,7 +203,7 @@ function acceptable(field: Field, value: string): boolean {
     case "creditCount":
       return /^\d+$/.test(value);
     case "currency":
-      return /^[A-Z]{3}\b/.test(value);
+      return /^[A-Z]{3}\b/.test(value) || CURRENCY_NAMES.some(([re]) => re.test(value));
     case "period":
       return scanPeriod(value) !== null;
     case "periodStart":
@@ -231,8 +241,22 @@ function interpret(raw: Map<Field, string>): HeaderFacts {
     totalCredit: money("totalCredit"),
     debitCount: count("debitCount"),
     creditCount: count("creditCount"),
-    currency: raw.get("currency")?.slice(0, 3) ?? null,
+    currency: currencyCode(raw.get("currency")),
   };
+}
+
+/** Currencies printed by name instead of code. */
+const CURRENCY_NAMES: [RegExp, string][] = [
+  [/^naira\b/i, "NGN"],
+  [/^(?:us\s*)?dollars?\b/i, "USD"],
+  [/^(?:pounds?(?:\s+sterling)?|sterling)\b/i, "GBP"],
+  [/^euros?\b/i, "EUR"],
+];
+
+function currencyCode(value: string | undefined): string | null {
+  if (!value) return null;
+  for (const [re, code] of CURRENCY_NAMES) if (re.test(value)) return code;
+  return /^[A-Z]{3}\b/.test(value) ? value.slice(0, 3) : null;
 }
 
 /** `0123456789` -> `******6789`: only the last four digits survive. */

@@ -1,5 +1,3 @@
-import type { PageText } from "../engine/types.ts";
-
 /** PDFs with more pages than this are split across workers; smaller ones cost more to split than to parse. */
 export const SPLIT_ABOVE_PAGES = 8;
 /** Fewest pages worth a task of their own (each task opens the document again). */
@@ -29,14 +27,25 @@ export function planRanges(pageCount: number, workers: number): PageRange[] {
   return ranges;
 }
 
+/** What one range task read: `count` pages from `first` on, as lines. */
+export interface RangePart {
+  first: number;
+  count: number;
+}
+
 /**
- * Joins the ranges' pages in page order and checks none is missing or repeated, so a planning
- * mistake fails loudly instead of silently dropping transactions.
+ * Orders the ranges' parts by first page and checks together they cover 1..pageCount once each,
+ * so a planning mistake fails loudly instead of silently dropping transactions.
  */
-export function mergePages(parts: readonly PageText[][], pageCount: number): PageText[] {
-  const pages = parts.flat().sort((a, b) => a.number - b.number);
-  if (pages.length !== pageCount || pages.some((p, i) => p.number !== i + 1)) {
-    throw new Error(`page ranges merged to ${pages.length} pages [${pages.map((p) => p.number).join(",")}], expected 1..${pageCount}`);
+export function orderParts<T extends RangePart>(parts: readonly T[], pageCount: number): T[] {
+  const ordered = [...parts].sort((a, b) => a.first - b.first);
+  let next = 1;
+  for (const p of ordered) {
+    if (p.first !== next) break;
+    next += p.count;
   }
-  return pages;
+  if (next !== pageCount + 1) {
+    throw new Error(`page ranges [${ordered.map((p) => `${p.first}+${p.count}`).join(",")}] do not cover 1..${pageCount} once`);
+  }
+  return ordered;
 }

@@ -1,8 +1,8 @@
 import type { ProgressFn } from "../engine/types.ts";
 import { AppError, parseTimeout } from "../errors.ts";
-import { planRanges, SPLIT_ABOVE_PAGES } from "./planner.ts";
+import { type PageRange, SPLIT_ABOVE_PAGES } from "./planner.ts";
 import type { WorkerPool } from "./pool.ts";
-import type { DocumentInput, ResultKind } from "./tasks.ts";
+import type { DocumentInput, PagesOutput, ResultKind } from "./tasks.ts";
 
 export interface DocumentRequest {
   kind: ResultKind;
@@ -59,31 +59,48 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
   }
   const csv = kind === "csv";
   const workers = ctx.freeWorkers();
-  const first = await pool.run(
-    { op: "parse", doc, csv, splitAbove: workers > 1 ? SPLIT_ABOVE_PAGES : null },
-    { signal, onMessage: (m) => m.type === "progress" && hooks.onProgress?.(m.progress) },
+  // A large PDF's first task plans the ranges and posts the plan before reading its own (the
+  // first) range; the other ranges start on other threads as soon as the plan arrives.
+  let done = 0;
+  let total = 0;
+  const others: Promise<PagesOutput>[] = [];
+  const failFast = (e: unknown): never => {
+    // One range failed: stop the others rather than let them run to no purpose.
+    if (!signal.aborted) abort.abort(e);
+    throw signal.reason instanceof AppError ? signal.reason : e;
+  };
+  const onPage = () => hooks.onProgress?.({ stage: "extract", current: ++done, total });
+  const runRange = async (range: PageRange): Promise<PagesOutput> => {
+    const out = await pool.run({ op: "pages", doc, first: range.first, last: range.last }, { signal, onMessage: (m) => m.type === "page" && onPage() });
+    hooks.onRange?.({ ...range, threadId: out.threadId });
+    return out;
+  };
+  const firstTask = pool.run(
+    { op: "parse", doc, csv, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
+    {
+      signal,
+      onMessage: (m) => {
+        if (m.type === "progress") hooks.onProgress?.(m.progress);
+        else if (m.type === "page") onPage();
+        else if (m.type === "split") {
+          total = m.pageCount;
+          for (const range of m.ranges.slice(1)) {
+            const p = runRange(range).catch(failFast);
+            p.catch(() => {}); // observed below; this only keeps an early failure from being "unhandled"
+            others.push(p);
+          }
+        }
+      },
+    },
   );
   let parsed;
+  const first = await firstTask.catch(failFast);
   if ("parsed" in first) {
     parsed = first.parsed;
   } else {
-    const { pageCount, producer } = first.split;
-    let done = 0;
-    const ranges = planRanges(pageCount, workers);
-    const parts = await Promise.all(
-      ranges.map(async (range) => {
-        const out = await pool.run(
-          { op: "pages", doc, first: range.first, last: range.last },
-          { signal, onMessage: (m) => m.type === "page" && hooks.onProgress?.({ stage: "extract", current: ++done, total: pageCount }) },
-        );
-        hooks.onRange?.({ ...range, threadId: out.threadId });
-        return out.pagesJson;
-      }),
-    ).catch((e: unknown) => {
-      // One range failed: stop the others rather than let them run to no purpose.
-      if (!signal.aborted) abort.abort(e);
-      throw signal.reason instanceof AppError ? signal.reason : e;
-    });
+    const { pageCount, producer, ranges } = first.split;
+    hooks.onRange?.({ ...ranges[0]!, threadId: first.split.first.threadId });
+    const parts = [first.split.first, ...(await Promise.all(others))];
     hooks.onProgress?.({ stage: "assemble", current: 0, total: 1 });
     // Ranges come back in plan order (page order); the assembling worker merges and checks them.
     parsed = await pool.run({ op: "assemble", parts, pageCount, producer, bank: doc.bank, csv }, { signal });

@@ -23,14 +23,16 @@ export type WorkerTask =
   /** Loads the engine; answers once it is ready (readiness probe). */
   | { op: "ping" }
   /**
-   * Parses the whole document in this worker, unless it is a PDF with more than `splitAbove`
-   * pages: then it answers `{ split }` at once so the caller can fan the pages out.
+   * Parses the whole document in this worker, unless it is a PDF with more than `split.above`
+   * pages: then it plans page ranges for `split.workers` threads, posts the plan (`split` port
+   * message) so the caller can start the other ranges at once, reads the first range itself with
+   * the document it already opened, and answers `{ split }`.
    */
-  | { op: "parse"; doc: DocumentInput; csv: boolean; splitAbove: number | null; port: MessagePort }
+  | { op: "parse"; doc: DocumentInput; csv: boolean; split: { above: number; workers: number } | null; port: MessagePort }
   /** Extracts the text of pages first..last (1-based, inclusive). */
   | { op: "pages"; doc: DocumentInput; first: number; last: number; port: MessagePort }
-  /** Layout inference and assembly over the `pages` tasks' output (`parts` in page order). */
-  | { op: "assemble"; parts: string[]; pageCount: number; producer: string; bank?: string; csv: boolean }
+  /** Layout inference and assembly over the range tasks' lines (`parts`, any order). */
+  | { op: "assemble"; parts: PagesOutput[]; pageCount: number; producer: string; bank?: string; csv: boolean }
   | { op: "redact"; doc: DocumentInput };
 
 /**
@@ -45,10 +47,25 @@ export interface Parsed {
   csv?: string;
 }
 
-export type ParseOutput = { split: { pageCount: number; producer: string } } | { parsed: Parsed };
+export interface SplitPlan {
+  pageCount: number;
+  producer: string;
+  /** Contiguous, in page order; the first one is read by the task that planned them. */
+  ranges: { first: number; last: number }[];
+}
+export type ParseOutput = { split: SplitPlan & { first: PagesOutput } } | { parsed: Parsed };
+/**
+ * A range's pages as layout lines (pageLines of each page, built in the worker that read them, so
+ * that work is spread over the threads instead of left to the one assembling).
+ */
 export interface PagesOutput {
-  /** PageText[] of the range, serialised. */
-  pagesJson: string;
+  first: number;
+  /** Pages read, from `first` on. */
+  count: number;
+  /** Line[] of the range in page order, serialised. */
+  linesJson: string;
+  /** Some page of the range has text (a document with none at all is a scan). */
+  hasText: boolean;
   /** Worker thread that extracted the range (lets tests see the fan-out). */
   threadId: number;
 }
@@ -87,4 +104,8 @@ export type WorkerAnswer = Result<TaskOutputs[keyof TaskOutputs]>;
  * overtake messages still queued on the port, so the main thread waits for `end` before it
  * treats the task's progress as complete.
  */
-export type PortMessage = { type: "progress"; progress: Progress } | { type: "page"; number: number } | { type: "end" };
+export type PortMessage =
+  | { type: "progress"; progress: Progress }
+  | { type: "page"; number: number }
+  | ({ type: "split" } & SplitPlan)
+  | { type: "end" };

@@ -7,41 +7,16 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { buildExpected, expectedJson, renderFixture } from "../../fixtures/build.ts";
+import { differences } from "../../fixtures/compare.ts";
 import type { ExpectedResponse } from "../../fixtures/lib/expected.ts";
 import { LAYOUTS } from "../../fixtures/layouts/index.ts";
 import { makeStatement } from "../../fixtures/lib/model.ts";
 import { parseStatement } from "../../src/engine/index.ts";
-import type { ParseResponse } from "../../src/engine/types.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures");
 
 function readExpected(name: string): ExpectedResponse {
   return JSON.parse(readFileSync(join(FIXTURES, name, "expected.json"), "utf8")) as ExpectedResponse;
-}
-
-/** Every differing field as "path: expected X, got Y"; capped so one shifted column stays readable. */
-function differences(expected: ExpectedResponse, actual: ParseResponse, cap = 25): string[] {
-  const out: string[] = [];
-  const cmp = (path: string, want: unknown, got: unknown) => {
-    if (want !== got) out.push(`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-  };
-  cmp("format_version", expected.format_version, actual.format_version);
-  for (const [k, v] of Object.entries(expected.metadata)) cmp(`metadata.${k}`, v, (actual.metadata as unknown as Record<string, unknown>)[k]);
-  cmp("totals.credit", expected.totals.credit, actual.totals?.credit);
-  cmp("totals.debit", expected.totals.debit, actual.totals?.debit);
-  cmp("row_wise_reconcilable", expected.row_wise_reconcilable, actual.row_wise_reconcilable);
-  cmp("transactions.length", expected.transactions.length, actual.transactions?.length);
-  const n = Math.max(expected.transactions.length, actual.transactions?.length ?? 0);
-  for (let i = 0; i < n; i++) {
-    const want = expected.transactions[i];
-    const got = actual.transactions?.[i];
-    if (!want || !got) {
-      out.push(`transactions[${i}]: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
-      continue;
-    }
-    for (const [k, v] of Object.entries(want)) cmp(`transactions[${i}].${k}`, v, (got as unknown as Record<string, unknown>)[k]);
-  }
-  return out.length > cap ? [...out.slice(0, cap), `... and ${out.length - cap} more differences`] : out;
 }
 
 describe("generated fixtures parse to their expected JSON", () => {

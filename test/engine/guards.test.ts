@@ -3,6 +3,11 @@ import { deflateSync } from "node:zlib";
 import { AppError } from "../../src/errors.ts";
 import { countInflated, guardPdf, pdfGuardLimits, scanPdfSyntax } from "../../src/engine/guards/index.ts";
 import { ascii85Decode, asciiHexDecode, lzwDecode, runLengthDecode } from "../../src/engine/guards/filters.ts";
+import { guardXlsxZip, scanXml } from "../../src/engine/xlsx/zip-guard.ts";
+import { buildXlsx, cellsSheet } from "../hostile/generate.ts";
+import { encryptedPdf } from "../hostile/encrypt.ts";
+import { extractPages } from "../../src/engine/pdf/extract.ts";
+import { pdfCrypt } from "../../src/engine/guards/index.ts";
 import { ascii85, asciiHex, lzwZeroBomb, zlibBomb } from "../hostile/bombs.ts";
 import { buildPdf, flateStream, sample, streamObject } from "../hostile/generate.ts";
 import { concat } from "../hostile/zip.ts";
@@ -201,6 +206,26 @@ describe("other filters that expand", () => {
   });
 });
 
+describe("odd syntax", () => {
+  test("a filter named after an Object.prototype property is just unknown (no crash)", async () => {
+    const pdf = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", [streamObject("/Filter [/constructor /FlateDecode]", latin1("x")), streamObject("/Filter /__proto__", latin1("y"))]);
+    const report = await guardPdf(pdf);
+    expect(report.streams).toBe(3);
+  });
+  test("more compressed streams than maxStreams is 413; plain streams are counted but not kept", async () => {
+    const many = (dict: string) => Array.from({ length: 50 }, () => streamObject(dict, new Uint8Array(deflateSync(latin1("q Q")))));
+    const e = await rejection(guardPdf(pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", many("/Filter /FlateDecode")), { maxStreams: 20 }));
+    expect([e.status, e.errorClass]).toEqual([413, "payload_too_large"]);
+    const plain = await guardPdf(pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", many("")), { maxStreams: 20 });
+    expect(plain.streams).toBe(51);
+  });
+  test("numbers: signs and decimals are read, and stream object numbers are recorded", () => {
+    const s = scanPdfSyntax(buildPdf(["<< /Type /Pages /Count +12 /X -3.5 /Y .5 >>", "<< /Type /Pages /Count 7.0 >>", streamObject("/Filter /Fl", latin1("z"))]), 256);
+    expect(s.pagesCountClaim).toBe(12);
+    expect(s.streams[0]?.obj).toEqual({ num: 3, gen: 0 });
+  });
+});
+
 describe("active content", () => {
   test("JavaScript and embedded files are reported, not refused (text extraction never runs them)", async () => {
     const pdf = buildPdf([
@@ -237,7 +262,7 @@ describe("countInflated", () => {
 });
 
 describe("pdfGuardLimits", () => {
-  for (const key of ["maxPages", "maxNestingDepth", "maxStreamInflatedBytes", "maxInflatedBytes"] as const) {
+  for (const key of ["maxPages", "maxNestingDepth", "maxStreamInflatedBytes", "maxInflatedBytes", "maxStreams"] as const) {
     test(`options.${key} must be a positive integer`, () => {
       expect(() => pdfGuardLimits({ [key]: 0 })).toThrow(`options.${key} must be a positive integer`);
       expect(() => pdfGuardLimits({ [key]: 1.5 })).toThrow(`options.${key} must be a positive integer`);
@@ -245,5 +270,72 @@ describe("pdfGuardLimits", () => {
   }
   test("defaults fill what is not given", () => {
     expect(pdfGuardLimits({ maxPages: 7 })).toMatchObject({ maxPages: 7, maxNestingDepth: 256 });
+  });
+});
+
+describe("XLSX cell and shared-string counts before exceljs loads anything", () => {
+  const enc = (x: string) => new TextEncoder().encode(x);
+  test("scanXml counts <c> and <si> elements, not <col>, <cols> or <sheetData>", () => {
+    const scan = scanXml(enc('<cols><col min="1"/></cols><sheetData><row r="1"><c r="A1"><v>1</v></c><x:c r="B1"/><c\tr="C1"></c></row></sheetData><sst><si><t>a</t></si><si/><sid/></sst>'));
+    expect(scan).toMatchObject({ rows: 1, cells: 3, strings: 2 });
+  });
+  test("more cells than maxCells is 413 payload_too_large; at the limit passes", () => {
+    const sheet = cellsSheet(Array.from({ length: 10 }, (_, r) => `<row r="${r + 1}">${Array.from({ length: 10 }, (_, c) => `<c r="${String.fromCharCode(65 + c)}${r + 1}"><v>1</v></c>`).join("")}</row>`).join(""));
+    const file = buildXlsx(sheet);
+    expect(guardXlsxZip(file, { maxRows: 1000, maxInflatedBytes: 1 << 20, maxCells: 100 })).toBe(10);
+    try {
+      guardXlsxZip(file, { maxRows: 1000, maxInflatedBytes: 1 << 20, maxCells: 99 });
+      throw new Error("expected a refusal");
+    } catch (e) {
+      expect([(e as AppError).status, (e as AppError).errorClass]).toEqual([413, "payload_too_large"]);
+    }
+  });
+  test("a shared-string table longer than maxCells is refused", () => {
+    const strings = `<?xml version="1.0"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${"<si><t>x</t></si>".repeat(500)}</sst>`;
+    const file = buildXlsx(cellsSheet('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), { sharedStrings: strings });
+    expect(() => guardXlsxZip(file, { maxRows: 1000, maxInflatedBytes: 1 << 20, maxCells: 499 })).toThrow("more than 499 shared strings");
+    expect(guardXlsxZip(file, { maxRows: 1000, maxInflatedBytes: 1 << 20, maxCells: 500 })).toBe(1);
+  });
+});
+
+describe("encrypted PDFs are decrypted before they are measured", () => {
+  const TEXT = "BT /F1 12 Tf 72 720 Td (Hello from inside) Tj ET";
+  const page = (content: { dict: string; data: Uint8Array }) => [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    content,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  const plain = { dict: "/Filter /FlateDecode", data: new Uint8Array(deflateSync(latin1(TEXT))) };
+
+  for (const cipher of ["rc4", "aes128", "aes256"] as const) {
+    test(`${cipher}: opens without a password when the user password is empty, measures the plaintext, and catches a bomb`, async () => {
+      const pdf = encryptedPdf(page(plain), cipher);
+      // pdf.js reading the text shows the test file is correctly encrypted.
+      const read = await extractPages(pdf, { first: 1, last: 1 });
+      expect(read.pages[0]?.items.map((i) => i.str).join("")).toBe("Hello from inside");
+      expect(pdfCrypt(pdf).kind).toBe("open");
+      const report = await guardPdf(pdf);
+      expect(report).toMatchObject({ encryption: "open", inflatedBytes: TEXT.length });
+      const bomb = encryptedPdf(page({ dict: "/Filter /FlateDecode", data: zlibBomb(new Uint8Array(1 << 20), 100).data }), cipher);
+      expect((await rejection(guardPdf(bomb))).errorClass).toBe("payload_too_large");
+    });
+    test(`${cipher}: with a user password, locked without it and open with it`, async () => {
+      const pdf = encryptedPdf(page(plain), cipher, "s3cret");
+      expect(pdfCrypt(pdf)).toMatchObject({ kind: "locked", reason: "wrong password" });
+      expect(pdfCrypt(pdf, "wrong").kind).toBe("locked");
+      expect(pdfCrypt(pdf, "s3cret").kind).toBe("open");
+      // Locked: nothing can be measured (pdf.js will ask for the password), so nothing is refused here.
+      expect((await guardPdf(pdf)).encryption).toBe("locked");
+      expect(await guardPdf(pdf, {}, { password: "s3cret" })).toMatchObject({ encryption: "open", inflatedBytes: TEXT.length });
+    });
+  }
+
+  test("the encrypted sample statement needs a password it does not have: locked", async () => {
+    expect((await guardPdf(sample("encrypted.pdf"))).encryption).toBe("locked");
+  });
+  test("an unencrypted file reports none", async () => {
+    expect((await guardPdf(sample("zenith.pdf"))).encryption).toBe("none");
   });
 });

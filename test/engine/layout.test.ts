@@ -215,6 +215,171 @@ describe("row assembly", () => {
   });
 });
 
+describe("harder layouts", () => {
+  const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
+  test("a date printed once per day: following rows inherit it when their balance follows", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01 May 2024"], [100, "SALARY"], [460, "1,000.00"], [520, "1,000.00"]],
+          [124, [100, "AIRTIME"], [400, "100.00"], [520, "900.00"]],
+          [136, [100, "POS @ TOTAL ENERGIES"], [400, "4.00"], [520, "896.00"]],
+          [148, [20, "02 May 2024"], [100, "ATM"], [400, "96.00"], [520, "800.00"]],
+          [160, [100, "TOTAL"], [400, "200.00"], [460, "1,000.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-05-01", "SALARY", "0.00", "1000.00", "1000.00", ""],
+      ["2024-05-01", "AIRTIME", "100.00", "0.00", "900.00", ""],
+      ["2024-05-01", "POS @ TOTAL ENERGIES", "4.00", "0.00", "896.00", ""],
+      ["2024-05-02", "ATM", "96.00", "0.00", "800.00", ""],
+    ]);
+    expect(r.checks.totals_match).toBe(true);
+  });
+
+  test("the same, listed newest first", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "02 May 2024"], [100, "ATM"], [400, "96.00"], [520, "800.00"]],
+          [124, [20, "01 May 2024"], [100, "SMS"], [400, "4.00"], [520, "896.00"]],
+          [136, [100, "AIRTIME"], [400, "100.00"], [520, "900.00"]],
+          [148, [100, "SALARY"], [460, "1,000.00"], [520, "1,000.00"]],
+        ]),
+      ),
+    );
+    expect(r.checks.reversed).toBe(true);
+    expect(brief(r).map((t) => t[1])).toEqual(["SALARY", "AIRTIME", "SMS", "ATM"]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("no column headings: columns from the body, debit and credit told apart by the balance", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [40, [20, "Opening Balance"], [120, "1,000.00"]],
+          // Credit column left of the debit column: the balance arithmetic decides.
+          [112, [20, "01/04/2024"], [100, "SALARY APRIL"], { r: 400, t: "500.00" }, { r: 560, t: "1,500.00" }],
+          [124, [20, "02/04/2024"], [100, "POS PURCHASE"], { r: 470, t: "200.00" }, { r: 560, t: "1,300.00" }],
+          [136, [20, "03/04/2024"], [100, "ATM WITHDRAWAL"], { r: 470, t: "100.00" }, { r: 560, t: "1,200.00" }],
+          [148, [20, "04/04/2024"], [100, "TRANSFER IN"], { r: 400, t: "50.00" }, { r: 560, t: "1,250.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2024-04-01", "SALARY APRIL", "0.00", "500.00", "1500.00", ""],
+      ["2024-04-02", "POS PURCHASE", "200.00", "0.00", "1300.00", ""],
+      ["2024-04-03", "ATM WITHDRAWAL", "100.00", "0.00", "1200.00", ""],
+      ["2024-04-04", "TRANSFER IN", "0.00", "50.00", "1250.00", ""],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+    expect(r.checks.notes.join(" ")).toContain("no column headings");
+  });
+
+  test("bottom-aligned cells: the first narration line sits above the date line", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [121, [100, "NIP TRANSFER FROM ADA"]],
+          [130, [20, "01/05/2024"], [100, "OKAFOR GTBANK"], [460, "500.00"], [520, "500.00"]],
+          [144, [20, "02/05/2024"], [100, "SMS ALERT"], [400, "4.00"], [520, "496.00"]],
+          [158, [100, "POS PURCHASE @ SPAR"]],
+          [167, [20, "03/05/2024"], [100, "IKEJA"], [400, "96.00"], [520, "400.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["NIP TRANSFER FROM ADA OKAFOR GTBANK", "SMS ALERT", "POS PURCHASE @ SPAR IKEJA"]);
+  });
+
+  test("a separate Time column, a year on the line below the day, and a dated totals row", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [60, [20, "Period:"], [80, "01 Dec 2024 - 31 Jan 2025"]],
+          [100, [20, "Date"], [70, "Time"], [130, "Details"], [400, "Debit"], [460, "Credit"], [520, "Balance"]],
+          [112, [20, "30 Dec"], [70, "14:05"], [130, "AIRTIME"], [400, "100.00"], [520, "900.00"]],
+          [122, [20, "2024"]],
+          [136, [20, "02 Jan"], [70, "09:30:15"], [130, "SALARY"], [460, "600.00"], [520, "1,500.00"]],
+          [146, [20, "2025"]],
+          [160, [20, "31 Jan"], [130, "TOTAL"], [400, "100.00"], [460, "600.00"]],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => [t.date, t.narration])).toEqual([
+      ["2024-12-30T14:05:00+01:00", "AIRTIME"],
+      ["2025-01-02T09:30:15+01:00", "SALARY"],
+    ]);
+    expect(r.metadata.opening_balance).toBe("1000.00");
+  });
+});
+
+describe("page breaks and print artefacts", () => {
+  const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
+  test("a narration split by a page break continues the last row of the page before", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [header, [112, [20, "01-Mar-2024"], [100, "SMS"], [400, "4.00"], [520, "996.00"]], [124, [20, "02-Mar-2024"], [100, "NIP TRANSFER FROM ADA"], [460, "4.00"], [520, "1,000.00"]]]),
+        page(2, [header, [112, [100, "OKAFOR GTBANK"]], [124, [20, "03-Mar-2024"], [100, "ATM"], [400, "100.00"], [520, "900.00"]]]),
+      ),
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["SMS", "NIP TRANSFER FROM ADA OKAFOR GTBANK", "ATM"]);
+  });
+
+  test("a narration line holding only a number, or starting with a date, continues its row", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "04-Jan-2024"], [100, "SCHOOL FEES TERM"], [400, "2,341.00"], [520, "7,659.00"]],
+          [122, [100, "2"]],
+          [136, [20, "06-Jan-2024"], [100, "SALARY ARREARS FOR"], [460, "1,000.00"], [520, "8,659.00"]],
+          [146, [100, "15/12/2023 PERIOD"]],
+          [160, [20, "07-Jan-2024"], [100, "ATM"], [400, "659.00"], [520, "8,000.00"]],
+          [800, [290, "3"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2024-01-04", "SCHOOL FEES TERM 2"],
+      ["2024-01-06", "SALARY ARREARS FOR 15/12/2023 PERIOD"],
+      ["2024-01-07", "ATM"],
+    ]);
+  });
+
+  test("simulated bold (a string drawn twice a fraction of a point apart) is read once", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [60, [20, "Account Name:"], [20.3, "Account Name:"], [120, "ADA OKAFOR"], [120.3, "ADA OKAFOR"]],
+          [100, [20, "Date"], [20.3, "Date"], [100, "Narration"], [100.3, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"], [520.3, "Balance"]],
+          [112, [20, "01-Mar-2024"], [100, "SMS"], [400, "4.00"], [520, "996.00"]],
+        ]),
+      ),
+    );
+    expect(r.metadata.account_holder).toBe("ADA OKAFOR");
+    expect(brief(r)).toEqual([["2024-03-01", "SMS", "4.00", "0.00", "996.00", ""]]);
+  });
+
+  test("ledger and available balance columns: the ledger balance is the chain's", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [100, "Narration"], [300, "Debit"], [360, "Credit"], [420, "Available Balance"], [520, "Ledger Balance"]],
+          [112, [20, "01-Mar-2024"], [100, "SMS"], [300, "4.00"], [420, "500.00"], [520, "996.00"]],
+          [124, [20, "02-Mar-2024"], [100, "ATM"], [300, "96.00"], [420, "400.00"], [520, "900.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t[4])).toEqual(["996.00", "900.00"]);
+    expect(r.checks.notes).toEqual(["No opening balance is printed; it was derived from the first row."]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
 describe("sheets", () => {
   test("header row by vocabulary, typed-cell strings, metadata beside labels", () => {
     const r = assembleStatement(
@@ -258,6 +423,9 @@ describe("errors", () => {
   test("a table without rows: empty_statement", () => {
     const e = fail(() => assembleStatement(pdfDoc(page(1, [[100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]]])), {}));
     expect(e.errorClass).toBe("empty_statement");
+  });
+  test("pages without any text item: scanned_document, also when extracted elsewhere", () => {
+    expect(fail(() => assembleStatement(pdfDoc(page(1, []), page(2, [])), {})).errorClass).toBe("scanned_document");
   });
   test("an unknown bank override is a validation error", () => {
     expect(fail(() => assembleStatement(pdfDoc(page(1, [])), { bank: "nope" })).errorClass).toBe("validation_error");

@@ -92,6 +92,27 @@ describe("synthetic PDFs through pdfjs", () => {
     expect(r.metadata.bank).toBe("unknown");
   });
 
+  test("a diagonal watermark across the table is ignored", async () => {
+    const bytes = await buildPdf([
+      {
+        lines: [
+          { top: 100, puts: [{ x: 30, t: "Date" }, { x: 110, t: "Description" }, { r: 400, t: "Debit" }, { r: 470, t: "Credit" }, { r: 550, t: "Balance" }] },
+          { top: 114, puts: [{ x: 30, t: "01/02/2024" }, { x: 110, t: "SMS ALERT" }, { r: 400, t: "4.00" }, { r: 550, t: "996.00" }] },
+          { top: 126, puts: [{ x: 30, t: "02/02/2024" }, { x: 110, t: "POS PURCHASE" }, { r: 400, t: "96.00" }, { r: 550, t: "900.00" }] },
+          { top: 138, puts: [{ x: 30, t: "03/02/2024" }, { x: 110, t: "REFUND" }, { r: 470, t: "100.00" }, { r: 550, t: "1,000.00" }] },
+          { top: 100, puts: [{ x: 115, t: "CUSTOMER COPY", size: 44, rotate: 35 }] },
+        ],
+      },
+    ]);
+    const r = await parseStatement(bytes, {});
+    expect(r.transactions.map((t) => [t.narration, t.debit, t.credit, t.balance])).toEqual([
+      ["SMS ALERT", "4.00", "0.00", "996.00"],
+      ["POS PURCHASE", "96.00", "0.00", "900.00"],
+      ["REFUND", "0.00", "100.00", "1000.00"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
   test("a PDF without any text is scanned_document", async () => {
     const e = await rejection(parseStatement(await buildImageOnlyPdf(), {}));
     expect(e.errorClass).toBe("scanned_document");

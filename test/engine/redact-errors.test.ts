@@ -43,8 +43,3 @@ describe.each(CASES)("redacting $name", ({ bytes, errorClass }) => {
     expect(fromRedact).toEqual(fromParse);
   });
 });
-
-test("an HTML table saved as .xls is refused as unsupported for redaction", async () => {
-  const html = new TextEncoder().encode("<html><body><table><tr><td>Account Name</td><td>A B</td></tr></table></body></html>");
-  expect(await failure(redactDocument(html))).toEqual({ errorClass: "unsupported_format", status: 422 });
-});

@@ -3,8 +3,8 @@
  * a letter head with the address block under the name, labelled header fields, narrations, text
  * split across TJ arrays with kerning, character and word spacing and horizontal scaling, the ' and
  * " operators, a 2-byte (Type0, Identity-H) font, a Form XObject nested in another, a rotated page,
- * marked-content /ActualText, an annotation, a bookmark, the document information dictionary and
- * XMP metadata.
+ * marked-content /ActualText, an annotation, a bookmark, a page thumbnail, the document information
+ * dictionary and XMP metadata.
  */
 import { degrees, PDFDocument, PDFName, PDFString, StandardFonts, type PDFRef } from "pdf-lib";
 
@@ -106,6 +106,9 @@ export async function buildStatementPdf(): Promise<Fixture> {
   const p1 = doc.addPage([595, 842]);
   p1.node.set(PDFName.of("Resources"), ctx.obj({ Font: { Hv: helv.ref }, XObject: { Fx1: fx1 } }));
   p1.node.set(PDFName.of("Contents"), ctx.obj([ctx.register(ctx.flateStream(pageOne()))]));
+
+  // A thumbnail: a picture of the page as it was (1x1 grey here).
+  p1.node.set(PDFName.of("Thumb"), ctx.register(ctx.stream(Uint8Array.of(128), { Width: 1, Height: 1, ColorSpace: "DeviceGray", BitsPerComponent: 8 })));
 
   // An annotation whose text and appearance carry the name, and a link without personal data.
   const ap = ctx.register(ctx.stream(`BT /Hv 9 Tf 2 4 Td (Reviewed for ${HOLDER}) Tj ET`, { Type: "XObject", Subtype: "Form", BBox: [0, 0, 200, 16], Resources: fontRes() }));

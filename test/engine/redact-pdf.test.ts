@@ -43,11 +43,14 @@ describe("redacting a generated statement", () => {
     expect(await rotations(result.bytes)).toEqual(await rotations(fixture.bytes));
   });
 
-  test("the information dictionary and XMP metadata are gone, and no string or stream of the file holds the data", async () => {
+  test("the information dictionary, XMP metadata and the thumbnail are gone, and no string or stream of the file holds the data", async () => {
     const before = await pdfShape(fixture.bytes);
     expect(before.info && before.xmp).toBe(true);
     const after = await pdfShape(result.bytes);
     expect({ info: after.info, xmp: after.xmp }).toEqual({ info: false, xmp: false });
+    const thumb = async (b: Uint8Array) => (await PDFDocument.load(b)).getPages()[0]!.node.get(PDFName.of("Thumb")) !== undefined;
+    expect(await thumb(fixture.bytes)).toBe(true);
+    expect(await thumb(result.bytes)).toBe(false);
     const original = await everyStringInFile(fixture.bytes);
     const redacted = await everyStringInFile(result.bytes);
     for (const n of [HOLDER, ACCOUNT, EMAIL]) {

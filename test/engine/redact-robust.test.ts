@@ -7,7 +7,7 @@ import { deflateSync } from "node:zlib";
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from "pdf-lib";
 import { AppError } from "../../src/errors.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
-import { expectNoLeaks, expectOtherTextUnmoved } from "./redact-support.ts";
+import { expectNoLeaks, expectOtherTextUnmoved, meanGrey } from "./redact-support.ts";
 
 const NAME = "ADEBAYO OKONKWO";
 
@@ -80,6 +80,15 @@ describe("harder PDFs", () => {
     const r = await redactDocument(bytes);
     await expectNoLeaks(r.bytes, [NAME, "******4321"]);
     expect(r.redactions).toBe(4);
+  });
+
+  test("boxes land in the page's default space even when the content leaves a scaled state open", async () => {
+    // The page ends two saves deep inside a half-size cm: boxes drawn there would land at half size.
+    const bytes = await pdfWith([`${header}\nq 0.5 0 0 0.5 0 0 cm q\n${kept}`]);
+    const r = await redactDocument(bytes);
+    await expectNoLeaks(r.bytes, [NAME]);
+    // The name stood at x 130.. (top-left pixel row 842 - 800 - 6 = 36 at 72 dpi): it must be black there.
+    expect(await meanGrey(r.bytes, { x: 132, y: 37, w: 40, h: 5 })).toBeLessThan(40);
   });
 
   test("text in a stream it cannot decode is refused with unsupported_format, never returned", async () => {

@@ -41,6 +41,7 @@ async function generatedWorkbook(): Promise<Uint8Array> {
   wb.creator = "Chioma Nwosu";
   wb.lastModifiedBy = "Chioma Nwosu";
   const ws = wb.addWorksheet("Statement");
+  wb.addWorksheet("CHIOMA NWOSU May 2026").addRow(["Summary", "CHIOMA NWOSU"]);
   ws.addRow(["Customer Name", "CHIOMA NWOSU"]);
   ws.addRow(["Account Number", 2034567891]);
   ws.addRow(["Address", "5 Bode Thomas Street, Surulere"]);
@@ -62,15 +63,17 @@ describe("redacting a generated workbook", () => {
     const input = await generatedWorkbook();
     const r = await redactDocument(input);
     expect(r.contentType).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    // Name (header and narration), account number, address, e-mail and phone; the print footer.
-    // (The note is dropped whole: exceljs does not carry notes over, see the raw check below.)
-    expect(r.redactions).toBe(7);
+    // Name (header and narration), account number, address, e-mail and phone; the print footer;
+    // the second sheet's name and its cell. (The note is dropped whole: exceljs does not carry
+    // notes over, see the raw check below.)
+    expect(r.redactions).toBe(9);
     const before = cells(await load(input));
     const out = await load(r.bytes);
-    const after = cells(out);
+    expect(out.worksheets.map((w) => w.name)).toEqual(["Statement", "REDACTED May 2026"]);
+    const after = new Map([...cells(out)].map(([k, v]) => [k.replace("REDACTED May 2026", "CHIOMA NWOSU May 2026"), v]));
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     const changed = [...before.keys()].filter((k) => JSON.stringify(before.get(k)) !== JSON.stringify(after.get(k)));
-    expect(changed.sort()).toEqual(["Statement!B1", "Statement!B2", "Statement!B3", "Statement!B4", "Statement!B5", "Statement!B9"]);
+    expect(changed.sort()).toEqual(["CHIOMA NWOSU May 2026!B1", "Statement!B1", "Statement!B2", "Statement!B3", "Statement!B4", "Statement!B5", "Statement!B9"]);
     expect(after.get("Statement!B1")).toBe(REDACTED);
     expect(after.get("Statement!B2")).toBe(REDACTED);
     expect(after.get("Statement!B9")).toBe(`TRANSFER FROM ${REDACTED}`);

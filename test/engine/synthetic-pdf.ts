@@ -1,7 +1,7 @@
-import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, type PDFFont, type PDFPage, StandardFonts } from "pdf-lib";
 
 /** One text placement: left-aligned at x, or right-aligned to r; `top` in points from the page top. */
-export type Put = { x: number; t: string } | { r: number; t: string };
+export type Put = ({ x: number; t: string } | { r: number; t: string }) & { rotate?: number; size?: number };
 
 export interface SyntheticPage {
   lines: { top: number; puts: Put[]; size?: number }[];
@@ -20,10 +20,11 @@ export async function buildPdf(pages: SyntheticPage[], opts: { producer?: string
 }
 
 function draw(page: PDFPage, font: PDFFont, put: Put, top: number, size: number): void {
-  const width = font.widthOfTextAtSize(put.t, size);
+  const width = font.widthOfTextAtSize(put.t, put.size ?? size);
   const x = "x" in put ? put.x : put.r - width;
   // The baseline sits about 0.8 em below the top of the line.
-  page.drawText(put.t, { x, y: page.getHeight() - top - size * 0.8, size, font });
+  const s = put.size ?? size;
+  page.drawText(put.t, { x, y: page.getHeight() - top - s * 0.8, size: s, font, ...(put.rotate ? { rotate: degrees(put.rotate) } : {}) });
 }
 
 /** A page with a filled rectangle and no text at all (what a scan looks like to a text extractor). */

@@ -30,6 +30,31 @@ async function refusal(p: Promise<unknown>): Promise<{ errorClass: string; statu
   throw new Error("expected the extraction to be refused");
 }
 
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const RELS = "http://schemas.openxmlformats.org/package/2006/relationships";
+const DOC_RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+/**
+ * The minimal parts another writer (SheetJS-style) produces: inline strings instead of shared ones,
+ * a string formula, built-in date format 14, a custom date-time format, a boolean, an error, a cell
+ * with a line break and doubled spaces.
+ */
+async function handmadeWorkbook(): Promise<Uint8Array> {
+  const zip = new JSZip();
+  zip.file("[Content_Types].xml", `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`);
+  zip.file("_rels/.rels", `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
+  zip.file("xl/workbook.xml", `${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>`);
+  zip.file("xl/_rels/workbook.xml.rels", `${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${DOC_RELS}/styles" Target="styles.xml"/></Relationships>`);
+  zip.file("xl/styles.xml", `${XML}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="dd/mm/yyyy hh:mm"/></numFmts><fonts count="1"><font/></fonts><fills count="1"><fill/></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf/></cellStyleXfs><cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/><xf numFmtId="164" applyNumberFormat="1"/><xf numFmtId="4" applyNumberFormat="1"/></cellXfs></styleSheet>`);
+  zip.file("xl/worksheets/sheet1.xml", `${XML}<worksheet xmlns="${MAIN}"><sheetData>` +
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>Date</t></is></c><c r="B1" t="inlineStr"><is><r><t>Narr</t></r><r><t>ation</t></r></is></c><c r="C1" t="inlineStr"><is><t>Debit</t></is></c><c r="D1" t="str"><f>"Bal"&amp;"ance"</f><v>Balance</v></c></row>' +
+    '<row r="2"><c r="A2" s="1"><v>45294</v></c><c r="B2" t="inlineStr"><is><t xml:space="preserve"> POS\n  PURCHASE </t></is></c><c r="C2" s="3"><v>1234.5</v></c><c r="D2" s="3"><f>1000-C2</f><v>-234.5</v></c></row>' +
+    '<row r="3"><c r="A3" s="2"><v>45294.59861111111</v></c><c r="B3" t="b"><v>1</v></c><c r="C3" t="e"><v>#N/A</v></c><c r="D3"><v>0.1</v></c></row>' +
+    "</sheetData></worksheet>");
+  return new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "DEFLATE" }));
+}
+
 /** Offsets of central-directory records, to patch declared sizes as a hostile zip would. */
 function centralRecords(bytes: Uint8Array): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -70,7 +95,7 @@ describe("scanXml", () => {
   const enc = (x: string) => new TextEncoder().encode(x);
 
   test("counts row elements with or without a namespace prefix, and nothing that merely starts with row", () => {
-    expect(scanXml(enc('<x:sheetData><x:row r="1"/><row>\n</row><row\tr="3"/><rowBreaks/><rows/></x:sheetData>'))).toEqual({ dtd: false, rows: 3 });
+    expect(scanXml(enc('<x:sheetData><x:row r="1"/><row>\n</row><row\tr="3"/><rowBreaks/><rows/></x:sheetData>'))).toEqual({ dtd: false, rows: 3, cells: 0, strings: 0 });
   });
 
   test("finds DOCTYPE and ENTITY declarations in any case, and in UTF-16 parts", () => {
@@ -110,6 +135,15 @@ describe("extractXlsx", () => {
       expect([r[0], kobo(r[3]), kobo(r[4]), kobo(r[5]), r[7]]).toEqual([day, t.debit, t.credit, t.balance, t.narration]);
       expect(r[5]).toMatch(/^-?\d+(\.\d{1,2})?$/);
     });
+  });
+
+  test("a workbook written by another tool: inline strings, string formulas, built-in and custom date formats", async () => {
+    const rows = (await extractXlsx(await handmadeWorkbook(), LIMITS))[0]?.rows;
+    expect(rows).toEqual([
+      ["Date", "Narration", "Debit", "Balance"],
+      ["2024-01-03T00:00:00", "POS PURCHASE", "1234.5", "-234.5"],
+      ["2024-01-03T14:22:00", "TRUE", "", "0.1"],
+    ]);
   });
 
   test("merged cells show their text once", async () => {

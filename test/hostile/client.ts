@@ -16,9 +16,10 @@ export async function testKey(server: TestServer): Promise<string> {
   return ((await res.json()) as { key: string }).key;
 }
 
-export async function postParse(server: TestServer, key: string, bytes: Uint8Array, filename: string, query = ""): Promise<ParseAnswer> {
+export async function postParse(server: TestServer, key: string, bytes: Uint8Array, filename: string, query = "", fields: Record<string, string> = {}): Promise<ParseAnswer> {
   const form = new FormData();
   form.append("pdf", new File([new Uint8Array(bytes)], filename));
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const started = performance.now();
   const res = await server.fetch(`/v1/parse${query}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
   const body = await res.text();
@@ -38,7 +39,10 @@ export function rssMiB(): number {
   return Math.round(process.memoryUsage().rss / (1024 * 1024));
 }
 
-/** Submits a parse job and polls it to the end; answers like postParse with the job's result body. */
+/**
+ * Submits a parse job and polls it to the end; answers like postParse with the job's result body,
+ * or, for a failed job, status -1 and the snapshot (with error_class) as the body.
+ */
 export async function runJob(server: TestServer, key: string, bytes: Uint8Array, filename: string, opts: { format?: "csv"; redact?: boolean } = {}): Promise<ParseAnswer & { state: string }> {
   const form = new FormData();
   form.append("pdf", new File([new Uint8Array(bytes)], filename));
@@ -52,10 +56,14 @@ export async function runJob(server: TestServer, key: string, bytes: Uint8Array,
   }
   const { poll_url } = (await created.json()) as { poll_url: string };
   let state = "queued";
+  let snapshot = "";
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; await Bun.sleep(50)) {
-    state = ((await (await server.fetch(poll_url, { headers: auth })).json()) as { state: string }).state;
+    snapshot = await (await server.fetch(poll_url, { headers: auth })).text();
+    state = (JSON.parse(snapshot) as { state: string }).state;
     if (state === "done" || state === "failed") break;
   }
+  // A failed job has no result to download; its snapshot carries error and error_class.
+  if (state === "failed") return { state, status: -1, ms: performance.now() - started, body: snapshot, ...parseJson(snapshot) };
   const result = await server.fetch(`${poll_url}/result`, { headers: auth });
   const body = await result.text();
   return { state, status: result.status, ms: performance.now() - started, body, ...parseJson(body) };

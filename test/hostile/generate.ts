@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { ascii85, lzwZeroBomb, rawDeflateBomb, zlibBomb } from "./bombs.ts";
+import { encryptedPdf } from "./encrypt.ts";
 import { concat, deflatedEntry, storedEntry, writeZip, type ZipEntry } from "./zip.ts";
 
 export const SAMPLES_DIR = process.env.SAMPLES_DIR ?? "/work/shared/samples";
@@ -22,6 +23,8 @@ export interface HostileCase {
   classes: (string | null)[];
   /** For a 200: the sample whose normal parse the answer must equal. */
   sameAs?: string;
+  /** Sent in the `password` form field. */
+  password?: string;
 }
 
 const enc = new TextEncoder();
@@ -231,6 +234,18 @@ export function hostileCases(): HostileCase[] {
   add({ name: "Flate bomb in a font program (2 GiB)", filename: "fontbomb.pdf", bytes: fontPdf(zeros.data, "/FontFile2"), statuses: [413, 422], classes: ["payload_too_large", "unsupported_format"] });
   add({ name: "LZW bomb in a content stream (1.1 GiB from 450 KB)", filename: "lzwbomb.pdf", bytes: helloPdf("", [], streamObject("/Filter /LZWDecode", lzwZeroBomb(300_000).data)), statuses: [413], classes: ["payload_too_large"] });
   add({ name: "Flate bomb behind ASCII85 (1 GiB)", filename: "a85bomb.pdf", bytes: helloPdf("", [], streamObject("/Filter [/A85 /Fl]", ascii85(bombContent.data))), statuses: [413], classes: ["payload_too_large"] });
+  // Encrypted streams are ciphertext to a byte scan: the guard decrypts them before measuring.
+  const bombPage = (dict: string, data: Uint8Array) => [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    { dict, data },
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  add({ name: "Flate bomb in an RC4-encrypted PDF that opens without a password", filename: "rc4bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "rc4"), statuses: [413], classes: ["payload_too_large"] });
+  add({ name: "LZW bomb in an AES-256-encrypted PDF that opens without a password", filename: "aes256bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /LZWDecode", lzwZeroBomb(300_000).data), "aes256"), statuses: [413], classes: ["payload_too_large"] });
+  add({ name: "Flate bomb in an AES-128 PDF, its user password supplied", filename: "aes128bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "aes128", "open-sesame"), password: "open-sesame", statuses: [413], classes: ["payload_too_large"] });
+  add({ name: "AES-128 PDF with a user password, none supplied", filename: "aes128locked.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "aes128", "open-sesame"), statuses: [422], classes: ["encrypted_source"] });
   add({
     name: "page tree claiming 10,000,000 pages",
     filename: "manypages.pdf",
@@ -289,6 +304,7 @@ export function hostileCases(): HostileCase[] {
     bytes: buildXlsx(cellsSheet(`<row r="1"><c r="ZZZZ1" t="inlineStr"><is><t>far</t></is></c></row><row r="1048577"><c r="XFD1048577" t="inlineStr"><is><t>beyond</t></is></c></row><row r="2147483647"><c r="A2147483647"><v>1</v></c></row>`)),
     ...four22(),
   });
+  add({ name: "10 million cell elements in 120 MB of sheet XML (1 MB zipped)", filename: "manycells.xlsx", bytes: buildXlsx(manyCellsEntry()), statuses: [413], classes: ["payload_too_large"] });
   add({ name: "zip that is not a workbook", filename: "notworkbook.xlsx", bytes: writeZip([deflatedEntry("hello.txt", "hello")]), ...four22(["unsupported_format"]) });
   add({ name: "zip magic then garbage", filename: "zipgarbage.xlsx", bytes: concat([latin1("PK\x03\x04"), garbage(100_000, 9)]), ...four22(["unsupported_format"]) });
   add({ name: "zip entry with an unknown compression method", filename: "method99.xlsx", bytes: writeZip([{ ...storedEntry("xl/workbook.xml", "<workbook/>"), method: 99 as 0 }]), ...four22(["unsupported_format"]) });
@@ -329,6 +345,19 @@ function breakXref(pdf: Uint8Array): Uint8Array {
   if (at < 0) throw new Error("sample has no startxref");
   const tail = text.slice(at).replace(/startxref\s+\d+/, "startxref\n17");
   return concat([pdf.subarray(0, at), latin1(tail)]);
+}
+
+/** 100,000 rows of 100 empty cells: under every size and row limit, far over the cell limit. */
+function manyCellsEntry(): ZipEntry {
+  const col = (c: number) => (c < 26 ? String.fromCharCode(65 + c) : String.fromCharCode(64 + Math.floor(c / 26)) + String.fromCharCode(65 + (c % 26)));
+  // Ten distinct rows, repeated: deflate then finds every repeat within its window.
+  const rows = Array.from({ length: 10 }, (_, r) => `<row r="${r + 1}">${Array.from({ length: 100 }, (_, c) => `<c r="${col(c)}${r + 1}"/>`).join("")}</row>`).join("").repeat(100);
+  const head = rawDeflateBomb(enc.encode(SHEET_HEAD), 1);
+  const body = rawDeflateBomb(enc.encode(rows), 100);
+  const tail = rawDeflateBomb(enc.encode(SHEET_TAIL), 1);
+  const raw = concat([head.raw.subarray(0, head.raw.length - 2), body.raw.subarray(0, body.raw.length - 2), tail.raw]);
+  const size = SHEET_HEAD.length + body.inflatedSize + SHEET_TAIL.length;
+  return { name: "xl/worksheets/sheet1.xml", data: raw, method: 8, uncompressedSize: size, crc: 0 };
 }
 
 function hugeSharedStrings(): ZipEntry {

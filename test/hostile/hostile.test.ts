@@ -11,10 +11,14 @@ import { buildXlsx, cellsSheet, hostileCases, NOT_A_STATEMENT, sample } from "./
 const PARSE_TIMEOUT_MS = 30_000;
 /** Time on top of the parse limit for the upload, the queue and a machine shared with other suites. */
 const SLACK_MS = 15_000;
-/** Growth of RSS tolerated after all cases, once garbage is collected: pdf.js and exceljs keep caches per thread. */
-const RSS_GROWTH_MIB = 400;
+/** Growth of RSS tolerated after all cases (measured: +24 to +70 MiB with recycling, +350 to +570 MiB without). */
+const RSS_GROWTH_MIB = 200;
+/** How long memory may take to be returned after the last hostile file. */
+const RSS_SETTLE_MS = 30_000;
 
-const server = await startTestServer({ PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS), TEST_MONTHLY_CAP: "100000" });
+// A low heap limit makes the pool recycle a worker that a hostile file left holding memory (one
+// 64 MiB shared string leaves ~400 MiB behind in exceljs's thread); the smallest allowed value.
+const server = await startTestServer({ PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS), TEST_MONTHLY_CAP: "100000", WORKER_MAX_HEAP_MB: "64" });
 const key = await testKey(server);
 
 const baselines = new Map<string, ParseAnswer>();
@@ -33,7 +37,7 @@ describe("baselines", () => {
 describe("hostile uploads over HTTP", () => {
   for (const c of hostileCases()) {
     test(`${c.name} (${c.filename}, ${c.bytes.length} bytes) -> ${c.statuses.join("/")} ${c.classes.filter(Boolean).join("|")}`, async () => {
-      const a = await postParse(server, key, c.bytes, c.filename);
+      const a = await postParse(server, key, c.bytes, c.filename, "", c.password ? { password: c.password } : {});
       const detail = `${c.filename}: ${a.status} ${a.body.slice(0, 300)}`;
       expect(c.statuses, detail).toContain(a.status);
       expect(a.ms, detail).toBeLessThan(PARSE_TIMEOUT_MS + SLACK_MS);
@@ -65,7 +69,7 @@ describe("hostile uploads with redact=true", () => {
   // anything else must be a 4xx envelope, never a 500, within the time limit.
   for (const c of hostileCases()) {
     test(`${c.filename} redacted -> 200 or ${c.statuses.filter((s) => s !== 200).join("/")}`, async () => {
-      const a = await postRedact(c.bytes, c.filename);
+      const a = await postRedact(c.bytes, c.filename, c.password);
       const detail = `${c.filename}: ${a.status} ${a.body.slice(0, 300)}`;
       expect(a.ms, detail).toBeLessThan(PARSE_TIMEOUT_MS + SLACK_MS);
       if (a.status === 200) {
@@ -80,10 +84,11 @@ describe("hostile uploads with redact=true", () => {
   }
 });
 
-async function postRedact(bytes: Uint8Array, filename: string): Promise<ParseAnswer> {
+async function postRedact(bytes: Uint8Array, filename: string, password?: string): Promise<ParseAnswer> {
   const form = new FormData();
   form.append("pdf", new File([new Uint8Array(bytes)], filename));
   form.append("redact", "true");
+  if (password) form.append("password", password);
   const started = performance.now();
   const res = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
   const body = new TextDecoder("latin1").decode(await res.arrayBuffer());
@@ -107,12 +112,16 @@ describe("afterwards", () => {
   });
 
   test(`RSS came back down (within ${RSS_GROWTH_MIB} MiB of where it was before the hostile files)`, async () => {
-    // Let the pool's threads finish cleanup and the allocator return memory.
-    await Bun.sleep(500);
-    const after = rssMiB();
-    console.log(`hostile: RSS before ${rssBefore} MiB, after ${after} MiB`);
-    expect(after).toBeLessThan(rssBefore + RSS_GROWTH_MIB);
-  });
+    // Worker threads collect their own garbage, and the allocators hand freed pages back to the
+    // system on their own schedule: poll for a while rather than sample once.
+    const samples: number[] = [];
+    for (const deadline = Date.now() + RSS_SETTLE_MS; Date.now() < deadline; await Bun.sleep(500)) {
+      samples.push(rssMiB());
+      if (samples.at(-1)! < rssBefore + RSS_GROWTH_MIB) break;
+    }
+    console.log(`hostile: RSS before ${rssBefore} MiB, peak-after ${Math.max(...samples)} MiB, settled ${samples.at(-1)} MiB after ${samples.length} samples`);
+    expect(samples.at(-1)!).toBeLessThan(rssBefore + RSS_GROWTH_MIB);
+  }, RSS_SETTLE_MS + 10_000);
 });
 
 describe("a parse that runs past PARSE_TIMEOUT_MS", () => {

@@ -4,6 +4,8 @@
  * its result URL. The bytes are checked like the engine tests check them.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectNoLeaks, pdfShape } from "../engine/redact-support.ts";
 import { startTestServer } from "../helpers/server.ts";
@@ -33,6 +35,27 @@ describe("POST /v1/parse with redact=true", () => {
     expect(res.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     expect(res.headers.get("x-redactions")).toBe("6");
     expect(new Uint8Array(await res.arrayBuffer()).subarray(0, 2)).toEqual(new Uint8Array([0x50, 0x4b]));
+  });
+
+  test("a password-protected PDF is redacted with the `password` field and comes back unencrypted", async () => {
+    const { key } = await newKey(server);
+    const dir = mkdtempSync(join(tmpdir(), "redact-http-"));
+    try {
+      const input = join(dir, "zenith.pdf");
+      writeFileSync(input, await sample("zenith.pdf"));
+      const qpdf = Bun.spawn(["qpdf", "--encrypt", "user-pw", "owner-pw", "256", "--", input, "-"], { stdout: "pipe", stderr: "pipe" });
+      const encrypted = new Uint8Array(await new Response(qpdf.stdout).arrayBuffer());
+      expect(await qpdf.exited).toBe(0);
+      const refused = await post(server, "/v1/parse", key, form(encrypted, { redact: "true" }));
+      expect(refused.status).toBe(422);
+      const res = await post(server, "/v1/parse", key, form(encrypted, { redact: "true", password: "user-pw" }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-redactions")).toBe("3");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      await expectNoLeaks(bytes, ["TEST USER", "0000000000", "Test Address"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("an encrypted PDF gives the parse's 422 encrypted_source", async () => {

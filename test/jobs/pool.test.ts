@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { ParseResponse, Progress } from "../../src/engine/types.ts";
 import { AppError } from "../../src/errors.ts";
-import { mergePages, planRanges } from "../../src/jobs/planner.ts";
+import { orderParts, planRanges } from "../../src/jobs/planner.ts";
 import { createWorkerPool } from "../../src/jobs/pool.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
 import type { DocumentInput } from "../../src/jobs/tasks.ts";
@@ -18,7 +18,7 @@ const doc = (bytes: Uint8Array, extra: Partial<DocumentInput> = {}): DocumentInp
   ...extra,
 });
 
-describe("planRanges / mergePages", () => {
+describe("planRanges / orderParts", () => {
   test("covers every page once, in order, in near-equal ranges", () => {
     expect(planRanges(24, 2)).toEqual([{ first: 1, last: 12 }, { first: 13, last: 24 }]);
     expect(planRanges(10, 3)).toEqual([{ first: 1, last: 5 }, { first: 6, last: 10 }]);
@@ -30,10 +30,11 @@ describe("planRanges / mergePages", () => {
       r.slice(1).forEach((x, i) => expect(x.first).toBe(r[i]!.last + 1));
     }
   }, 60_000);
-  test("merges out-of-order ranges by page number and refuses gaps", () => {
-    const page = (number: number) => ({ number, width: 1, height: 1, items: [] });
-    expect(mergePages([[page(3), page(4)], [page(1), page(2)]], 4).map((p) => p.number)).toEqual([1, 2, 3, 4]);
-    expect(() => mergePages([[page(1)], [page(3)]], 3)).toThrow();
+  test("orders out-of-order ranges by first page and refuses gaps, overlaps and short covers", () => {
+    expect(orderParts([{ first: 3, count: 2 }, { first: 1, count: 2 }], 4).map((p) => p.first)).toEqual([1, 3]);
+    expect(() => orderParts([{ first: 1, count: 1 }, { first: 3, count: 1 }], 3)).toThrow();
+    expect(() => orderParts([{ first: 1, count: 2 }, { first: 2, count: 2 }], 3)).toThrow();
+    expect(() => orderParts([{ first: 1, count: 2 }], 3)).toThrow();
   }, 60_000);
 });
 

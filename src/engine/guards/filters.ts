@@ -5,6 +5,34 @@
  * but are decoded so a Flate or LZW stage behind them is still checked.
  */
 
+export type Stage = "flate" | "lzw" | "runlength" | "ascii85" | "asciihex";
+
+/** pdf.js's names and abbreviations for the filters it decodes; image-only filters end the chain. */
+// A Map, not an object literal: a filter named /constructor must not find Object.prototype's.
+const STAGES = new Map<string, Stage>([
+  ["FlateDecode", "flate"],
+  ["Fl", "flate"],
+  ["LZWDecode", "lzw"],
+  ["LZW", "lzw"],
+  ["RunLengthDecode", "runlength"],
+  ["RL", "runlength"],
+  ["ASCII85Decode", "ascii85"],
+  ["A85", "ascii85"],
+  ["ASCIIHexDecode", "asciihex"],
+  ["AHx", "asciihex"],
+]);
+
+/** The decodable filters at the head of a chain, up to the first one only images use. */
+export function leadingStages(filters: string[]): Stage[] {
+  const stages: Stage[] = [];
+  for (const f of filters) {
+    const stage = STAGES.get(f);
+    if (!stage) break;
+    stages.push(stage);
+  }
+  return stages;
+}
+
 export interface Decoded {
   size: number;
   overLimit: boolean;

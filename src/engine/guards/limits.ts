@@ -12,6 +12,8 @@ export interface PdfGuardLimits {
   maxStreamInflatedBytes: number;
   /** Bytes all Flate streams together may inflate to (also bounds the guard's own time: ~0.5 s per GiB). */
   maxInflatedBytes: number;
+  /** Compressed streams in one file (a 3,000-page statement has some tens of thousands); each costs the guard a decoder run. */
+  maxStreams: number;
 }
 
 export const PDF_GUARD_DEFAULTS: PdfGuardLimits = {
@@ -19,6 +21,7 @@ export const PDF_GUARD_DEFAULTS: PdfGuardLimits = {
   maxNestingDepth: 256,
   maxStreamInflatedBytes: 64 * 1024 * 1024,
   maxInflatedBytes: 1024 * 1024 * 1024,
+  maxStreams: 500_000,
 };
 
 export function pdfGuardLimits(overrides: Partial<PdfGuardLimits> = {}): PdfGuardLimits {

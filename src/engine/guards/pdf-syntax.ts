@@ -1,3 +1,5 @@
+import { leadingStages } from "./filters.ts";
+
 /**
  * One linear pass over PDF object syntax that records only what the guards need: how deep arrays
  * and dictionaries nest, what the page tree claims, and where the streams are with their filters.
@@ -12,6 +14,8 @@ export interface StreamRef {
   filters: string[];
   /** /Type of the stream dictionary, e.g. "ObjStm". */
   type?: string;
+  /** Number and generation of the object holding the stream (encryption keys derive from them). */
+  obj?: { num: number; gen: number };
 }
 
 export interface PdfSyntax {
@@ -20,7 +24,10 @@ export interface PdfSyntax {
   depthExceeded: boolean;
   /** Largest /Count of a /Type /Pages dictionary, or 0. */
   pagesCountClaim: number;
+  /** Streams worth decoding: a decodable filter first, or an object stream. */
   streams: StreamRef[];
+  /** Every stream seen, decodable or not. */
+  streamCount: number;
   javaScript: boolean;
   embeddedFiles: boolean;
 }
@@ -48,6 +55,35 @@ const DELIM = new Uint8Array(256);
 for (const c of "()<>[]{}/%") DELIM[c.charCodeAt(0)] = 1;
 
 const ENDSTREAM = Buffer.from("endstream", "latin1");
+const STREAM = Buffer.from("stream", "latin1");
+const OBJ = Buffer.from("obj", "latin1");
+const ENDOBJ = Buffer.from("endobj", "latin1");
+
+function isWord(bytes: Uint8Array, at: number, word: Uint8Array): boolean {
+  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  return true;
+}
+
+/** A PDF number (`12`, `-3.5`, `.5`), or NaN for anything else (keywords such as `true`). */
+function readNumber(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let sign = 1;
+  if (bytes[i] === 0x2d || bytes[i] === 0x2b) sign = bytes[i++] === 0x2d ? -1 : 1;
+  let value = 0;
+  let digits = 0;
+  let scale = 0;
+  for (; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x30 && b <= 0x39) {
+      value = value * 10 + (b - 0x30);
+      if (scale > 0) scale *= 10;
+      digits++;
+    } else if (b === 0x2e && scale === 0) scale = 1;
+    else return Number.NaN;
+  }
+  if (digits === 0) return Number.NaN;
+  return (sign * value) / (scale || 1);
+}
 /** Arrays longer than this keep only their first names (a /Filter chain is never this long). */
 const MAX_ARRAY_NAMES = 8;
 
@@ -56,14 +92,18 @@ function decodeName(raw: string): string {
   return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
 }
 
-export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number): PdfSyntax {
+export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = Number.POSITIVE_INFINITY): PdfSyntax {
   const n = bytes.length;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: PdfSyntax = { maxDepth: 0, depthExceeded: false, pagesCountClaim: 0, streams: [], javaScript: false, embeddedFiles: false };
+  const out: PdfSyntax = { maxDepth: 0, depthExceeded: false, pagesCountClaim: 0, streams: [], streamCount: 0, javaScript: false, embeddedFiles: false };
   const stack: Frame[] = [];
   // The dictionary that closed at top level with nothing after it yet: the dictionary of a
   // `stream` keyword if one follows.
   let lastTopDict: DictFrame | null = null;
+  // The two latest numbers seen outside any container, and the object they opened ("N G obj").
+  let num1 = -1;
+  let num2 = -1;
+  let currentObj: { num: number; gen: number } | undefined;
 
   const top = (): Frame | undefined => stack[stack.length - 1];
   const push = (f: Frame): boolean => {
@@ -165,19 +205,29 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number): PdfSyntax {
         i++;
         continue;
       }
-      const word = buf.toString("latin1", start, i);
-      if (word === "stream") {
-        i = skipStream(bytes, buf, i, wasTopDict, out.streams);
-      } else if (word === "obj" || word === "endobj") {
+      // Keywords and numbers are read from the bytes: a file of millions of tokens must not
+      // become millions of strings.
+      const len = i - start;
+      if (len === 6 && isWord(bytes, start, STREAM)) {
+        out.streamCount++;
+        i = skipStream(bytes, buf, i, wasTopDict, out.streams, currentObj);
+        if (out.streams.length > maxStreams) return out;
+      } else if ((len === 3 && isWord(bytes, start, OBJ)) || (len === 6 && isWord(bytes, start, ENDOBJ))) {
+        const word = len === 3 ? "obj" : "endobj";
         // Objects are parsed one by one: an unclosed bracket in one never deepens the next.
         stack.length = 0;
-      } else if (word === "R") {
+        currentObj = word === "obj" && num1 >= 0 && num2 >= 0 ? { num: num2, gen: num1 } : undefined;
+      } else if (len === 1 && c === 0x52 /* R */) {
         const f = top();
         if (f?.kind === "dict" && f.lastKey === "Length") f.length = null;
         if (f?.kind === "dict" && f.lastKey === "Filter") f.filters = [];
       } else {
-        const num = Number(word);
-        value(Number.isFinite(num) ? { num } : {});
+        const num = readNumber(bytes, start, i);
+        if (stack.length === 0 && Number.isInteger(num)) {
+          num2 = num1;
+          num1 = num;
+        }
+        value(Number.isNaN(num) ? {} : { num });
       }
     }
   }
@@ -185,7 +235,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number): PdfSyntax {
 }
 
 /** Records the stream that starts after the `stream` keyword at `i` and returns where lexing resumes. */
-function skipStream(bytes: Uint8Array, buf: Buffer, i: number, dict: DictFrame | null, streams: StreamRef[]): number {
+function skipStream(bytes: Uint8Array, buf: Buffer, i: number, dict: DictFrame | null, streams: StreamRef[], obj: StreamRef["obj"]): number {
   const n = bytes.length;
   if (bytes[i] === 0x0d) i++;
   if (bytes[i] === 0x0a) i++;
@@ -207,6 +257,8 @@ function skipStream(bytes: Uint8Array, buf: Buffer, i: number, dict: DictFrame |
     if (end > i && bytes[end - 1] === 0x0a) end--;
     if (end > i && bytes[end - 1] === 0x0d) end--;
   }
-  streams.push({ data: bytes.subarray(i, end), filters: dict?.filters ?? [], ...(dict?.type ? { type: dict.type } : {}) });
+  const filters = dict?.filters ?? [];
+  // Only streams the guard will decode are kept: a file of millions of tiny plain streams costs nothing.
+  if (leadingStages(filters).length > 0) streams.push({ data: bytes.subarray(i, end), filters, ...(dict?.type ? { type: dict.type } : {}), ...(obj ? { obj } : {}) });
   return resume;
 }

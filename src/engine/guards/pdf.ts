@@ -1,6 +1,7 @@
 import { payloadTooLarge, tooManyPages, unsupportedFormat } from "../../errors.ts";
-import { ascii85Decode, asciiHexDecode, lzwDecode, runLengthDecode } from "./filters.ts";
+import { ascii85Decode, asciiHexDecode, leadingStages, lzwDecode, runLengthDecode, type Stage } from "./filters.ts";
 import { countInflated, type InflateCount } from "./inflate.ts";
+import { type CryptState, pdfCrypt } from "./pdf-crypt.ts";
 import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
 import { type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
 
@@ -12,6 +13,13 @@ export interface PdfGuardReport {
   inflatedBytes: number;
   javaScript: boolean;
   embeddedFiles: boolean;
+  /** "open": encrypted and decrypted for the checks; "locked": encrypted, streams not checked (see below). */
+  encryption: CryptState["kind"];
+}
+
+export interface PdfGuardOptions {
+  /** The user's password for an encrypted PDF (empty opens most of them). */
+  password?: string;
 }
 
 /**
@@ -21,24 +29,30 @@ export interface PdfGuardReport {
  * and deep nesting can hide in them. JavaScript and embedded files are only reported: text
  * extraction never runs or opens them.
  */
-export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLimits> = {}): Promise<PdfGuardReport> {
+export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLimits> = {}, options: PdfGuardOptions = {}): Promise<PdfGuardReport> {
   const limits = pdfGuardLimits(overrides);
-  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false };
+  const crypt = pdfCrypt(bytes, options.password);
+  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind };
   const absorb = (s: PdfSyntax) => {
     if (s.depthExceeded) throw unsupportedFormat(`The PDF nests arrays or dictionaries more than ${limits.maxNestingDepth} levels deep`);
     report.pagesCountClaim = Math.max(report.pagesCountClaim, s.pagesCountClaim);
     report.maxDepth = Math.max(report.maxDepth, s.maxDepth);
-    report.streams += s.streams.length;
+    report.streams += s.streamCount;
+    if (s.streams.length > limits.maxStreams) throw payloadTooLarge(`The PDF has more than ${limits.maxStreams} compressed streams`);
     report.javaScript ||= s.javaScript;
     report.embeddedFiles ||= s.embeddedFiles;
     checkPageClaim(report.pagesCountClaim, limits.maxPages);
   };
-  const top = scanPdfSyntax(bytes, limits.maxNestingDepth);
+  const top = scanPdfSyntax(bytes, limits.maxNestingDepth, limits.maxStreams);
   absorb(top);
+  // A locked file's streams are ciphertext: pdf.js cannot read them either without the password,
+  // and asks for it (422 encrypted_source).
+  if (crypt.kind === "locked") return report;
   // Inflated object streams are scanned once, and streams cannot nest inside them, so this ends.
-  for (const stream of top.streams) {
+  for (const raw of top.streams) {
+    const stream = crypt.kind === "open" && raw.type !== "XRef" && raw.obj ? { ...raw, data: crypt.decrypt(raw.obj.num, raw.obj.gen, raw.data) } : raw;
     const objects = await inflateStream(stream, limits, report);
-    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth));
+    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth, limits.maxStreams));
   }
   return report;
 }
@@ -46,22 +60,6 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
 export function checkPageClaim(claim: number, maxPages: number): void {
   if (claim > maxPages) throw tooManyPages(`The PDF's page tree claims ${claim} pages; at most ${maxPages} are accepted`);
 }
-
-type Stage = "flate" | "lzw" | "runlength" | "ascii85" | "asciihex";
-
-/** pdf.js's names and abbreviations for the filters it decodes; image-only filters end the chain. */
-const STAGES: Record<string, Stage> = {
-  FlateDecode: "flate",
-  Fl: "flate",
-  LZWDecode: "lzw",
-  LZW: "lzw",
-  RunLengthDecode: "runlength",
-  RL: "runlength",
-  ASCII85Decode: "ascii85",
-  A85: "ascii85",
-  ASCIIHexDecode: "asciihex",
-  AHx: "asciihex",
-};
 
 /**
  * Decodes a stream's filter chain just far enough to know its size, within the per-stream and
@@ -111,14 +109,4 @@ async function decodeStage(stage: Stage, data: Uint8Array, limit: number, keep: 
       return { size: bytes.length, overLimit: false, bytes };
     }
   }
-}
-
-function leadingStages(filters: string[]): Stage[] {
-  const stages: Stage[] = [];
-  for (const f of filters) {
-    const stage = STAGES[f];
-    if (!stage) break;
-    stages.push(stage);
-  }
-  return stages;
 }

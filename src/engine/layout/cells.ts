@@ -18,8 +18,9 @@ export interface Cell {
 
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
-/** Kinds of recently seen strings: statements repeat dates, channels and amounts. Bounded by KIND_CACHE_SIZE. */
+/** Kinds of recently seen strings: statements repeat dates, channels and amounts. */
 const kindCache = new Map<string, CellKind>();
+/** Entries kept before the cache is emptied (strings; about 2 MB at most). */
 const KIND_CACHE_SIZE = 20_000;
 
 export function cellKind(text: string): CellKind {

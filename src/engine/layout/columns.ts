@@ -11,10 +11,12 @@ import type { Line } from "./lines.ts";
  */
 
 /** Roles that hold at most one cell per line. */
-const SINGLE: ReadonlySet<ColumnRole> = new Set(["date", "time", "value_date", "debit", "credit", "amount", "balance", "drcr", "currency"]);
-const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
+const SINGLE: ReadonlySet<ColumnRole> = new Set(["extra_amount", "date", "time", "value_date", "debit", "credit", "amount", "balance", "drcr", "currency"]);
+/** Amount columns; `extra_amount` is a second one of a kind (an available balance), read but not used. */
+const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "extra_amount"]);
 export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
+/** Cost meaning "never" (a date in an amount column); any real placement costs far less. */
 const FORBIDDEN = 1e6;
 /** Penalty (in units of page-width percent) for putting a cell where its type rarely goes. */
 const UNUSUAL = 6;

@@ -13,6 +13,7 @@ export type ColumnRole =
   | "balance"
   | "reference"
   | "currency"
+  | "extra_amount"
   | "other";
 
 export interface Column {
@@ -111,7 +112,41 @@ export function headerColumns(line: Line): Column[] | null {
     else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
-  return isHeader(columns) ? dedupeDates(columns) : null;
+  return isHeader(columns) ? dedupeRoles(dedupeDates(columns)) : null;
+}
+
+/** Roles that name one value per row; a second column of the same role is read but not used. */
+const ONE_PER_ROW: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "drcr", "currency", "time"]);
+
+/**
+ * Keeps one column per single-valued role. With two balances (ledger and available), the one that
+ * is not the available/uncleared figure is the chain's.
+ */
+function dedupeRoles(columns: Column[]): Column[] {
+  const seen = new Map<ColumnRole, number>();
+  const out = columns.map((c) => ({ ...c }));
+  // Several reference-like columns (Reference and Chq. No): the one named a reference is the
+  // transaction's reference; cheque and document numbers are read but not used.
+  const refs = out.filter((c) => c.role === "reference");
+  if (refs.length > 1) {
+    const keep = refs.find((c) => /\bref|transaction id|session/i.test(c.label)) ?? refs[0]!;
+    for (const c of refs) if (c !== keep) c.role = "other";
+  }
+  out.forEach((c, i) => {
+    if (!ONE_PER_ROW.has(c.role)) return;
+    const first = seen.get(c.role);
+    if (first === undefined) {
+      seen.set(c.role, i);
+      return;
+    }
+    const secondary = /availab|uncleared|cleared|effective/i;
+    const demoted = MONEY_ROLES.has(c.role) ? "extra_amount" : "other";
+    if (c.role === "balance" && secondary.test(out[first]!.label) && !secondary.test(c.label)) {
+      out[first]!.role = demoted;
+      seen.set(c.role, i);
+    } else c.role = demoted;
+  });
+  return out;
 }
 
 function isHeader(columns: Column[]): boolean {

@@ -33,7 +33,7 @@ export function inferColumns(lines: Line[]): InferredTable | null {
   const body = rowIdx.map((i) => lines[i]!);
   const tol = alignTolerance(body[0]);
   const columns: Column[] = [];
-  const span = (cells: Cell[]) => ({ x0: Math.min(...cells.map((c) => c.x0)), x1: Math.max(...cells.map((c) => c.x1)) });
+  const span = (cells: Cell[]) => cells.reduce((e, c) => ({ x0: Math.min(e.x0, c.x0), x1: Math.max(e.x1, c.x1) }), { x0: Infinity, x1: -Infinity });
   columns.push({ role: "date", label: "", ...span(body.map((l) => l.cells[0]!)) });
 
   const later = (pred: (c: Cell) => boolean) => body.flatMap((l) => l.cells.slice(1).filter(pred));
@@ -56,7 +56,9 @@ export function inferColumns(lines: Line[]): InferredTable | null {
   const texts = later((c) => c.kind === "text" || c.kind === "integer");
   if (texts.length > 0) {
     const { ids, sizes } = clusterIds(texts.map((c) => c.x0), tol);
-    const clusters = sizes.map((size, k) => ({ size, cells: texts.filter((_, i) => ids[i] === k) })).filter((c) => c.size >= TEXT_SUPPORT * body.length);
+    const byCluster: Cell[][] = sizes.map(() => []);
+    texts.forEach((c, i) => byCluster[ids[i]!]!.push(c));
+    const clusters = byCluster.map((cells) => ({ size: cells.length, cells })).filter((c) => c.size >= TEXT_SUPPORT * body.length);
     // The widest text is the narration; other text columns hold references or channels.
     const widest = clusters.reduce((w, c) => Math.max(w, ...c.cells.map((x) => x.x1 - x.x0)), 0);
     for (const c of clusters) {

@@ -44,8 +44,30 @@ export function pageLines(page: PageText): Line[] {
   return groups.map((g) => buildLine(page.number, g.base, g.h, g.items, page.width));
 }
 
-function buildLine(page: number, y: number, h: number, items: TextItem[], pageWidth: number): Line {
-  items.sort((a, b) => a.x - b.x);
+/** The same string drawn again within this share of the glyph height is one string (simulated bold). */
+const OVERPRINT = 0.25;
+
+/** Drops overprinted copies: producers fake bold by drawing a string twice a fraction of a point apart. */
+function dropOverprints(items: TextItem[], h: number): TextItem[] {
+  const kept: TextItem[] = [];
+  for (const it of items) {
+    let dup = false;
+    // Copies sit next to each other in x order; a short look-back suffices.
+    for (let k = kept.length - 1; k >= 0 && k >= kept.length - 4; k--) {
+      const o = kept[k]!;
+      if (o.str === it.str && Math.abs(o.x - it.x) <= OVERPRINT * h && Math.abs(o.y - it.y) <= OVERPRINT * h) {
+        dup = true;
+        break;
+      }
+    }
+    if (!dup) kept.push(it);
+  }
+  return kept;
+}
+
+function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidth: number): Line {
+  all.sort((a, b) => a.x - b.x);
+  const items = dropOverprints(all, h);
   // Merge items into runs separated by visible gaps, then split runs into typed cells.
   const cells: Cell[] = [];
   let run: { text: string; x0: number; x1: number }[] = [];

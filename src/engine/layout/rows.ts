@@ -54,13 +54,18 @@ const FOREIGN_HEADER_DISTANCE_WEIGHT = 0.25;
 /** Sheet cells sit exactly in their column: distance outweighs every type preference. */
 const SHEET_DISTANCE_WEIGHT = 10;
 
-const PAGE_FOOTER = /^(?:page\s*\d+(?:\s*(?:of|\/)\s*\d+)?|\d+\s*(?:of|\/)\s*\d+|\d{1,4}|continued.*|.*(?:page)\s+\d+\s+of\s+\d+.*)$/i;
+/** Page furniture: "Page 2 of 5", "2 / 5", a bare page number (up to 3 digits: 4 could be a year on a date's second line). */
+const PAGE_FOOTER = /^(?:page\s*\d+(?:\s*(?:of|\/)\s*\d+)?|\d+\s*(?:of|\/)\s*\d+|\d{1,3}|continued.*|.*(?:page)\s+\d+\s+of\s+\d+.*)$/i;
 
 interface Pending {
   line: Line;
   parts: RoleTexts;
   /** Index in rows of the row above on the same page, or -1. */
   prevRow: number;
+  /** At the top of a page: the last row of the pages before (a row split by the page break), or -1. */
+  carryRow: number;
+  /** Index the next row will have (the row below, if it is on the same page). */
+  nextRow: number;
 }
 
 /** Columns read from the body when the table has no text header, active from line `start` on. */
@@ -118,6 +123,7 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
     // Columns read from the body (headerPage -1) hold for every page.
     const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : headerPage === line.page || headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
     const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
+    if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
     // A line most of whose cells fit no column is not part of the table.
     if (assigned.dropped.length * 2 > line.cells.length) {
       outside.push(line);
@@ -161,7 +167,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       }
       continue;
     }
-    if (PAGE_FOOTER.test(line.text.trim())) {
+    // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
+    const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === lastTablePage && line.y - lastTableY <= CONTINUATION_GAP * line.h;
+    if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow) {
       outside.push(line);
       continue;
     }
@@ -171,7 +179,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       continue;
     }
     const prevRow = rows.length > pageFirstRow ? rows.length - 1 : -1;
-    pendings.push({ line, parts, prevRow });
+    // Only lines under this page's own (repeated) header can continue the previous page's last
+    // row; above it they are the page's letterhead.
+    pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 && headerPage === line.page ? rows.length - 1 : -1, nextRow: rows.length });
   }
 
   attachContinuations(rows, pendings, outside);
@@ -201,17 +211,47 @@ function continuesDay(last: RowDraft, parts: RoleTexts): boolean {
   const prevBal = amountOf(last.cells.balance);
   if (bal === null || prevBal === null) return parts.balance === undefined && last.cells.balance === undefined && Boolean(parts.narration);
   const abs = (k: Kobo) => (k < 0n ? -k : k);
-  if (d !== null && d !== 0n) return prevBal - abs(d) === bal;
-  if (c !== null && c !== 0n) return prevBal + abs(c) === bal;
-  return prevBal + a! === bal || prevBal - abs(a!) === bal || prevBal + abs(a!) === bal;
+  const forward = d !== null && d !== 0n ? prevBal - abs(d) === bal : c !== null && c !== 0n ? prevBal + abs(c) === bal : prevBal + a! === bal || prevBal - abs(a!) === bal || prevBal + abs(a!) === bal;
+  if (forward) return true;
+  // Newest-first listings: the row above happened after this one, so its own movement links them.
+  const ld = amountOf(last.cells.debit) ?? 0n;
+  const lc = amountOf(last.cells.credit) ?? 0n;
+  const la = amountOf(last.cells.amount);
+  const moves = la !== null ? [la, -la] : [abs(lc) - abs(ld)];
+  return moves.some((m) => bal + m === prevBal);
 }
 
 const rowHasMoney = (row: RowDraft) => Boolean(row.cells.debit || row.cells.credit || row.cells.amount || row.cells.balance);
 
 const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === "amount" || r === "balance";
 
+/** Opening-balance and brought-forward lines. */
 export const OPENING_LABEL = /opening\s*bal|bal(?:ance)?\.?\s*b\/?f|brought\s*f(?:or)?w(?:ar)?d|balance\s+brought|previous\s+balance|beginning\s+balance|balance\s+forward|start(?:ing)?\s+balance/i;
-export const CLOSING_LABEL = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|\btotals?\b|ending\s+balance|final\s+balance/i;
+/** Closing and totals lines; "Total" only where it leads the line or labels a figure, never "POS @ TOTAL ENERGIES". */
+export const CLOSING_LABEL = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b|\btotals?\s*:|ending\s+balance|final\s+balance/i;
+
+const BARE_NUMBER = /^\d{1,3}$/;
+
+/**
+ * A date printed inside the narration ("SALARY ARREARS FOR" / "15/12/2023 PERIOD") lands in the
+ * date column by type alone; when it does not touch the date column's band but lies in a text
+ * column's, it belongs to that text column and must not start a row.
+ */
+function moveStrayDates(columns: Column[], byColumn: Cell[][]): void {
+  columns.forEach((col, j) => {
+    if (col.role !== "date" && col.role !== "value_date") return;
+    const cells = byColumn[j]!;
+    for (let k = cells.length - 1; k >= 0; k--) {
+      const c = cells[k]!;
+      if (Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0) > 0) continue;
+      const home = columns.findIndex((t, i) => i !== j && (t.role === "narration" || t.role === "reference" || t.role === "other") && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= 0.5);
+      if (home < 0) continue;
+      cells.splice(k, 1);
+      byColumn[home]!.push(c);
+      byColumn[home]!.sort((a, b) => a.x0 - b.x0);
+    }
+  });
+}
 
 /** A continuation cell must lie mostly inside its column's band (share of its own width). */
 const MIN_BAND_SHARE = 0.6;
@@ -269,7 +309,8 @@ function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Lin
   let below = 0;
   for (const b of blocks) {
     const first = b.lines[0]!.line;
-    const n = b.prev >= 0 ? b.prev + 1 : rows.findIndex((r) => r.page === first.page && r.y > first.y);
+    // Rows are in reading order, so the row after a pending line is the next one pushed after it.
+    const n = b.prev >= 0 ? b.prev + 1 : b.lines[0]!.nextRow;
     const r = n >= 0 ? rows[n] : undefined;
     b.next = r && r.page === first.page && r.y > first.y ? n : -1;
     const k = b.lines.length;
@@ -292,6 +333,14 @@ function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Lin
   const preferAbove = above > below;
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
+    // Lines at the top of a page, before its first date line, in a document whose cells are
+    // top-aligned: the end of the last row of the page before, split by the page break.
+    const carry = b.lines[0]!.carryRow;
+    if (b.prev < 0 && carry >= 0 && !preferAbove) {
+      const row = rows[carry]!;
+      for (const p of b.lines) appendParts(row, p.parts, "after");
+      continue;
+    }
     // Lines going up to the next row: attach from the date line upwards while each is close.
     if (b.next >= 0) {
       const row = rows[b.next]!;

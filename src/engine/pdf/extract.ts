@@ -84,18 +84,27 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       const str = raw.str;
       const t = raw.transform;
       if (!str || !t || str.trim() === "") continue;
-      // transform = [a b c d e f]: (e, f) is the baseline origin in PDF space; the glyph height is
-      // the vertical scale. Rotated or skewed text (b or c non-zero: watermarks such as a diagonal
-      // "CUSTOMER COPY", margin notes) is never part of the statement table, so it is left out.
-      if (Math.abs(t[1] ?? 0) > ROTATION_EPSILON * Math.abs(t[0] ?? 1) || Math.abs(t[2] ?? 0) > ROTATION_EPSILON * Math.abs(t[3] ?? 1)) continue;
-      const fontHeight = Math.hypot(t[2] ?? 0, t[3] ?? 0) || raw.height || 0;
-      const [vx, vy] = viewport.convertToViewportPoint(t[4] ?? 0, t[5] ?? 0) as [number, number];
-      items.push({ str, x: vx, y: vy - fontHeight, width: raw.width ?? 0, height: fontHeight });
+      // The item's matrix in display space (page /Rotate and y-down applied): [a b c d e f] with
+      // (e, f) the baseline origin and |(c, d)| the glyph height. Text that is not upright on the
+      // displayed page (b or c non-zero: a diagonal "CUSTOMER COPY" watermark, margin notes) is
+      // never part of the statement table, so it is left out; a landscape page whose text was
+      // drawn rotated to read upright is kept.
+      const m = multiply(viewport.transform as number[], t);
+      if (m[0]! <= 0 || Math.abs(m[1]!) > ROTATION_EPSILON * m[0]! || Math.abs(m[2]!) > ROTATION_EPSILON * Math.abs(m[3]!)) continue;
+      const fontHeight = Math.hypot(m[2]!, m[3]!) || raw.height || 0;
+      items.push({ str, x: m[4]!, y: m[5]! - fontHeight, width: raw.width ?? 0, height: fontHeight });
     }
     return { number: n, width: viewport.width, height: viewport.height, items };
   } finally {
     page.cleanup();
   }
+}
+
+/** Product of two PDF matrices [a b c d e f]: `m2` applied first, then `m1`. */
+function multiply(m1: number[], m2: number[]): number[] {
+  const [a1 = 1, b1 = 0, c1 = 0, d1 = 1, e1 = 0, f1 = 0] = m1;
+  const [a2 = 1, b2 = 0, c2 = 0, d2 = 1, e2 = 0, f2 = 0] = m2;
+  return [a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2, a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1];
 }
 
 export interface ExtractPagesOptions {
@@ -130,7 +139,7 @@ export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions)
 }
 
 /** pdf.js rejects broken page trees (loops, missing kids) only when a page is fetched: still the upload's fault, so 422. */
-function unreadablePage(n: number, e: unknown): unknown {
+export function unreadablePage(n: number, e: unknown): unknown {
   if (e instanceof AppError) return e;
   return unsupportedFormat(`Page ${n} of the PDF could not be read: ${e instanceof Error ? e.message : "invalid structure"}`);
 }

@@ -4,15 +4,16 @@ import {
   PDFDict,
   PDFDocument,
   PDFHexString,
+  PDFContext,
   PDFName,
   PDFNumber,
+  PDFObjectParser,
   PDFObjectStreamParser,
   PDFParser,
   PDFRawStream,
   PDFRef,
   PDFString,
   PDFXRefStreamParser,
-  type PDFContext,
   type PDFObject,
 } from "pdf-lib";
 import { encryptedSource, unsupportedFormat } from "../../errors.ts";
@@ -164,10 +165,39 @@ function aes256Key(password: Uint8Array, encrypt: PDFDict, r: number): Uint8Arra
   return undefined;
 }
 
-function securityOf(context: PDFContext, password: string): Security {
-  const encryptRef = context.trailerInfo.Encrypt instanceof PDFRef ? context.trailerInfo.Encrypt : undefined;
-  const encrypt = context.lookup(context.trailerInfo.Encrypt);
+/** Whether the file declares an encryption dictionary (a trailer or xref-stream /Encrypt entry). */
+export function isEncrypted(bytes: Uint8Array): boolean {
+  return /\/Encrypt\s*(?:\d+\s+\d+\s+R|<<)/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
+}
+
+/**
+ * The /Encrypt dictionary and the first /ID string, read straight from the bytes: the encryption
+ * dictionary is never inside an object stream, and the trailer (or the cross-reference stream
+ * dictionary) is never encrypted. The last occurrence wins, as in an incremental update.
+ */
+function readEncryption(bytes: Uint8Array): { encrypt: PDFDict; encryptRef?: PDFRef; id0: Uint8Array } {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  const context = PDFContext.create();
+  const parseAt = (pos: number) => PDFObjectParser.forBytes(bytes.subarray(pos), context).parseObject();
+  const last = (re: RegExp) => [...text.matchAll(re)].at(-1);
+  let encrypt: PDFObject | undefined;
+  let encryptRef: PDFRef | undefined;
+  const byRef = last(/\/Encrypt\s*(\d+)\s+(\d+)\s+R/g);
+  const direct = last(/\/Encrypt\s*(?=<<)/g);
+  if (byRef && (!direct || byRef.index > direct.index)) {
+    encryptRef = PDFRef.of(Number(byRef[1]), Number(byRef[2]));
+    const header = last(new RegExp(`(?<![0-9])${byRef[1]}\\s+${byRef[2]}\\s+obj\\b`, "g"));
+    if (header) encrypt = parseAt(header.index + header[0].length);
+  } else if (direct) encrypt = parseAt(direct.index + direct[0].length);
   if (!(encrypt instanceof PDFDict)) throw unsupportedFormat("The PDF's encryption dictionary could not be read");
+  const idAt = last(/\/ID\s*(?=\[)/g);
+  const ids = idAt ? parseAt(idAt.index + idAt[0].length) : undefined;
+  const id0 = ids instanceof PDFArray ? bytesOf(ids.get(0)) : new Uint8Array(0);
+  return { encrypt, encryptRef, id0 };
+}
+
+function securityOf(bytes: Uint8Array, password: string): Security {
+  const { encrypt, encryptRef, id0 } = readEncryption(bytes);
   const filter = encrypt.lookup(PDFName.of("Filter"));
   if (!(filter instanceof PDFName) || filter.decodeText() !== "Standard") throw encryptedSource("The PDF uses a security handler other than the standard one");
   const v = num(encrypt.lookup(PDFName.of("V")), 0);
@@ -175,9 +205,6 @@ function securityOf(context: PDFContext, password: string): Security {
   const length = num(encrypt.lookup(PDFName.of("Length")), 40);
   const em = encrypt.lookup(PDFName.of("EncryptMetadata"));
   const encryptMetadata = !(em !== undefined && em.toString() === "false");
-  const id = context.trailerInfo.ID;
-  const idArr = id instanceof PDFArray ? id : id ? context.lookup(id) : undefined;
-  const id0 = idArr instanceof PDFArray ? bytesOf(idArr.lookup(0)) : new Uint8Array(0);
   let fileKey: Uint8Array | undefined;
   if (r >= 5) {
     fileKey = aes256Key(utf8(password), encrypt, r);
@@ -237,9 +264,7 @@ interface ParserInternals {
 
 /** Loads an encrypted PDF with every string and stream decrypted; throws encrypted_source on a wrong password. */
 export async function loadDecrypted(bytes: Uint8Array, password: string): Promise<PDFDocument> {
-  // First read: only to find /Encrypt and /ID (objects inside encrypted object streams are lost here).
-  const probe = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: false, updateMetadata: false });
-  const sec = securityOf(probe.context, password);
+  const sec = securityOf(bytes, password);
 
   const parser = PDFParser.forBytesWithOptions(bytes, Number.POSITIVE_INFINITY, false, false) as unknown as ParserInternals;
   parser.parseIndirectObject = async function (this: ParserInternals) {

@@ -38,19 +38,40 @@ export interface Line {
   baseline: number;
 }
 
-const isHorizontal = (r: TextRun) => Math.abs(r.dy) < 0.01 && r.dx > 0;
+// Rotated text is read in its own frame: u along the baseline, v across it (v decreasing to the
+// next line), so "to the right of" and "below" mean the same for every orientation.
+const SOURCE = new WeakMap<TextRun, TextRun>();
 
-/** Groups a page's runs into lines (same baseline within half a font height), each sorted by x. */
+function inReadingFrame(r: TextRun): TextRun {
+  if (Math.abs(r.dy) < 0.01 && r.dx > 0) return r;
+  const framed = { ...r, x: r.x * r.dx + r.y * r.dy, y: -r.x * r.dy + r.y * r.dx, dx: 1, dy: 0 };
+  SOURCE.set(framed, r);
+  return framed;
+}
+
+/** The pdf.js run a (possibly reframed) line run stands for. */
+export const sourceRun = (r: TextRun): TextRun => SOURCE.get(r) ?? r;
+
+/**
+ * Groups a page's runs into lines (same direction, same baseline within half a font height), each
+ * sorted along the baseline.
+ */
 export function buildLines(runs: TextRun[]): Line[] {
-  const horizontal = runs.filter(isHorizontal).sort((a, b) => b.y - a.y || a.x - b.x);
-  const groups: TextRun[][] = [];
-  for (const r of horizontal) {
-    const g = groups.find((l) => Math.abs(l[0]!.y - r.y) <= Math.max(1, 0.5 * Math.min(l[0]!.height, r.height)));
-    if (g) g.push(r);
-    else groups.push([r]);
+  const byDirection = new Map<string, TextRun[]>();
+  for (const r of runs) {
+    const key = `${Math.round(r.dx * 100)},${Math.round(r.dy * 100)}`;
+    byDirection.set(key, [...(byDirection.get(key) ?? []), inReadingFrame(r)]);
   }
-  // Rotated runs are matched on their own.
-  for (const r of runs) if (!isHorizontal(r)) groups.push([r]);
+  const groups: TextRun[][] = [];
+  for (const framed of byDirection.values()) {
+    const local: TextRun[][] = [];
+    for (const r of framed.sort((a, b) => b.y - a.y || a.x - b.x)) {
+      const g = local.find((l) => Math.abs(l[0]!.y - r.y) <= Math.max(1, 0.5 * Math.min(l[0]!.height, r.height)));
+      if (g) g.push(r);
+      else local.push([r]);
+    }
+    groups.push(...local);
+  }
   return groups.map((g) => {
     const sorted = g.length > 1 ? [...g].sort((a, b) => a.x - b.x) : g;
     let text = "";
@@ -61,7 +82,7 @@ export function buildLines(runs: TextRun[]): Line[] {
         const gap = r.x - (prev.x + prev.width);
         const h = Math.max(prev.height, r.height, 1);
         // Overlapping runs and runs a column apart are never read as one phrase.
-        const sep = gap < -0.2 * h ? "\n" : gap > 3 * h ? "\u241e" : gap > 0.15 * h ? " " : "";
+        const sep = gap < -0.2 * h ? "\n" : gap > 3 * h ? BREAK : gap > 0.15 * h ? " " : "";
         if (sep) {
           text += sep;
           map.push(null);
@@ -73,6 +94,9 @@ export function buildLines(runs: TextRun[]): Line[] {
     return { runs: sorted, text, map, baseline: sorted[0]!.y };
   });
 }
+
+/** Separates runs a column apart (or overlapping) in a line's text. */
+export const BREAK = "\u241e";
 
 // --- Patterns ---
 
@@ -197,7 +221,11 @@ export function textContainsPii(text: string, matchers: Matcher[]): boolean {
 // --- Detection of the holder's values from labels ---
 
 const LABELS: { kind: PiiKind; regex: RegExp }[] = [
-  { kind: "name", regex: /^(?:account\s*name|customer(?:'s)?\s*name|account\s*holder(?:'s)?(?:\s*name)?|name\s*of\s*account|full\s*name|name|dear)(?![\p{L}])\s*[:.\-]?\s*/iu },
+  {
+    kind: "name",
+    // A bare "Customer" only with a colon ("Customer Care" is no label).
+    regex: /^(?:account\s*(?:name|title)|a\/c\s*name|acc(?:oun)?t\.?\s*name|customer(?:'s)?\s*name|customer(?=\s*:)|account\s*holder(?:'s)?(?:\s*name)?|name\s*of\s*(?:account|customer)|full\s*name|name|dear)(?![\p{L}])\s*[:.\-]?\s*/iu,
+  },
   { kind: "account_number", regex: /^(?:account\s*(?:no|number|num)|acc(?:oun)?t?\.?\s*(?:no|number)|a\/c\s*(?:no|number)?|nuban)(?![\p{L}])\.?\s*[:.\-#]?\s*/iu },
   { kind: "phone", regex: /^(?:phone|mobile|tel(?:ephone)?|gsm)(?:\s*(?:no|number))?(?![\p{L}])\.?\s*[:.\-]?\s*/iu },
   { kind: "email", regex: /^e-?mail(?:\s*address)?(?![\p{L}])\s*[:.\-]?\s*/iu },
@@ -208,11 +236,12 @@ const LABELS: { kind: PiiKind; regex: RegExp }[] = [
 const ADDRESS_WORDS =
   /(?<![\p{L}])(?:address|street|str|st|road|rd|avenue|ave|close|crescent|cres|estate|lane|drive|way|layout|quarters|junction|plot|block|flat|house|off|opp(?:osite)?|p\.?\s*o\.?\s*box|lga|state|lagos|abuja|nigeria)(?![\p{L}])/iu;
 
-function labelOf(s: string): { kind: PiiKind; rest: string } | undefined {
-  const t = s.trim();
+function labelOf(s: string): { kind: PiiKind; rest: string; length: number } | undefined {
+  const t = s.trimStart();
+  const lead = s.length - t.length;
   for (const l of LABELS) {
     const m = l.regex.exec(t);
-    if (m) return { kind: l.kind, rest: t.slice(m[0].length).trim() };
+    if (m) return { kind: l.kind, rest: t.slice(m[0].length).trim(), length: lead + m[0].length };
   }
   return undefined;
 }
@@ -249,17 +278,89 @@ function locate(lines: Line[]): Located[] {
   return lines.flatMap((line) => line.runs.map((run) => ({ run, line })));
 }
 
-/** The value for a label: the rest of the label's own run, the run to its right, or the run below it. */
-function valueFor(label: Located, all: Located[], kind: PiiKind): Located | undefined {
-  const r = label.run;
-  const right = label.line.runs.filter((x) => x.x > r.x + r.width - 1 && x.x - (r.x + r.width) < 220).sort((a, b) => a.x - b.x)[0];
-  if (right && !looksLikeLabel(right.str) && validValue(kind, right.str)) return all.find((l) => l.run === right);
-  const h = Math.max(r.height, 4);
-  const below = all
-    .filter(({ run: x }) => x !== r && x.y < r.y - 0.3 * h && r.y - x.y <= 3.5 * h && x.x < r.x + r.width && x.x + x.width > r.x - 2)
-    .sort((a, b) => b.run.y - a.run.y || a.run.x - b.run.x)[0];
-  if (below && !looksLikeLabel(below.run.str) && validValue(kind, below.run.str)) return below;
+/** Index in line.text where each run starts. */
+function runStarts(line: Line): number[] {
+  const starts: number[] = [];
+  line.map.forEach((m, c) => {
+    if (m && starts[m[0]] === undefined) starts[m[0]] = c;
+  });
+  return starts;
+}
+
+/** The run that holds char `c` of the line's text (or the next run after a separator). */
+function runAt(line: Line, c: number): number {
+  for (let k = c; k < line.map.length; k++) {
+    const m = line.map[k];
+    if (m) return m[0];
+  }
+  return line.runs.length - 1;
+}
+
+interface Found {
+  text: string;
+  loc: Located;
+}
+
+/**
+ * The value printed after a label on its own line: the first phrase after it (separators and a
+ * lone ":" skipped), within 250 pt, unless that phrase is itself a label.
+ */
+function valueRightOf(line: Line, labelEnd: number, labelRun: TextRun, labelText: string): Found | undefined {
+  let offset = labelEnd;
+  for (const segment of line.text.slice(labelEnd).split(/[\u241e\n]/)) {
+    const start = offset;
+    offset += segment.length + 1;
+    const lead = /^[\s:.\-#]*/.exec(segment)![0].length;
+    const text = segment.slice(lead).trim();
+    // An overprinted copy of the label itself (fake bold) is skipped.
+    if (!text || text === labelText) continue;
+    const run = line.runs[runAt(line, start + lead)]!;
+    if (run.x - (labelRun.x + labelRun.width) > 250 || labelOf(text) || /:\s*$/.test(text)) return undefined;
+    return { text, loc: { run, line } };
+  }
   return undefined;
+}
+
+/** The value printed under a label: the nearest phrase below that overlaps the label across. */
+function valueBelow(label: { x0: number; x1: number; y: number; h: number }, lines: Line[]): Found | undefined {
+  let best: Found | undefined;
+  for (const line of lines) {
+    if (!(line.baseline < label.y - 0.3 * label.h && label.y - line.baseline <= 3.5 * label.h)) continue;
+    const starts = runStarts(line);
+    line.runs.forEach((run, i) => {
+      if (!(run.x < label.x1 && run.x + run.width > label.x0 - 2)) return;
+      if (best && best.loc.line.baseline >= line.baseline) return;
+      const text = line.text.slice(starts[i]).split(/[\u241e\n]/)[0]!.trim();
+      if (!text || labelOf(text) || /:\s*$/.test(text)) return;
+      best = { text, loc: { run, line } };
+    });
+  }
+  return best;
+}
+
+/** Every labelled value on the lines: kind, value text and where the value stands. */
+function labelledValues(lines: Line[]): { kind: PiiKind; value: Found }[] {
+  const out: { kind: PiiKind; value: Found }[] = [];
+  for (const line of lines) {
+    const starts = runStarts(line);
+    let next = 0;
+    for (let i = 0; i < line.runs.length; i++) {
+      if (i < next) continue;
+      const label = labelOf(line.text.slice(starts[i]));
+      if (!label) continue;
+      const labelEnd = starts[i]! + label.length;
+      const lastLabelRun = runAt(line, Math.max(starts[i]!, labelEnd - 1));
+      next = lastLabelRun + 1;
+      const labelRun = line.runs[lastLabelRun]!;
+      const first = line.runs[i]!;
+      const labelText = line.text.slice(starts[i], labelEnd).trim();
+      const value =
+        valueRightOf(line, labelEnd, labelRun, labelText) ??
+        valueBelow({ x0: first.x, x1: labelRun.x + labelRun.width, y: line.baseline, h: Math.max(first.height, 4) }, lines);
+      if (value && validValue(label.kind, value.text)) out.push({ kind: label.kind, value });
+    }
+  }
+  return out;
 }
 
 /** Lines directly under `start`'s line whose first run lines up with that line's left edge. */
@@ -319,24 +420,12 @@ export function detectPii(pages: PageRuns[], known?: Partial<PiiValues>): PiiVal
   const all = locate(firstLines);
   // Where the holder's name stands: the address block of a letter head sits under it.
   const holderRuns: Located[] = [];
-  for (const loc of all) {
-    const label = labelOf(loc.run.str);
-    if (!label) continue;
-    let found: Located | undefined;
-    let raw: string | undefined;
-    if (label.rest && validValue(label.kind, label.rest)) {
-      found = loc;
-      raw = label.rest;
-    } else if (!label.rest) {
-      found = valueFor(loc, all, label.kind);
-      raw = found?.run.str;
-    }
-    if (!found || raw === undefined) continue;
-    const value = validValue(label.kind, raw);
-    switch (label.kind) {
+  for (const { kind, value: found } of labelledValues(firstLines)) {
+    const value = validValue(kind, found.text);
+    switch (kind) {
       case "name":
         pushUnique(values.names, value);
-        if (value) holderRuns.push(found);
+        if (value) holderRuns.push(found.loc);
         break;
       case "account_number":
         pushUnique(values.accountNumbers, value);
@@ -352,7 +441,7 @@ export function detectPii(pages: PageRuns[], known?: Partial<PiiValues>): PiiVal
         break;
       case "address":
         pushUnique(values.addresses, value);
-        for (const r of blockUnder(found, all)) pushUnique(values.addresses, validValue("address", r.str));
+        for (const r of blockUnder(found.loc, all)) pushUnique(values.addresses, validValue("address", r.str));
         break;
     }
   }
@@ -363,9 +452,10 @@ export function detectPii(pages: PageRuns[], known?: Partial<PiiValues>): PiiVal
   const [, vy0, , vy1] = first.view;
   const namePatterns = values.names.map(namePattern).filter((p): p is string => !!p).map((p) => new RegExp(p, "iu"));
   for (const loc of all) {
-    const inTopHalf = vy1 <= vy0 || loc.run.y > (vy0 + vy1) / 2;
+    // (Rotated text has no "top" in page terms; its letter head is taken as such.)
+    const inTopHalf = vy1 <= vy0 || loc.run !== sourceRun(loc.run) || loc.run.y > (vy0 + vy1) / 2;
     const leftmost = loc.line.runs.filter((r) => r.x < loc.run.x).every((r) => looksLikeLabel(r.str));
-    if (inTopHalf && leftmost && !holderRuns.includes(loc) && namePatterns.some((re) => re.test(loc.run.str))) holderRuns.push(loc);
+    if (inTopHalf && leftmost && !holderRuns.some((h) => h.run === loc.run) && namePatterns.some((re) => re.test(loc.run.str))) holderRuns.push(loc);
   }
   for (const loc of holderRuns) {
     // The letter head: lines under the holder's name line, aligned with its left edge.
@@ -406,7 +496,7 @@ export function findHits(pages: PageRuns[], values: PiiValues): RunHit[] {
           if (p) p[1] = k + 1;
           else pieces.set(r, [k, k + 1]);
         }
-        for (const [r, [start, end]] of pieces) hits.push({ page: page.index, run: line.runs[r]!, start, end, kind: span.kind, group });
+        for (const [r, [start, end]] of pieces) hits.push({ page: page.index, run: sourceRun(line.runs[r]!), start, end, kind: span.kind, group });
       }
     }
   }

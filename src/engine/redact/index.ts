@@ -1,14 +1,16 @@
-import { unsupportedFormat } from "../../errors.ts";
 import { guardPdf } from "../guards/index.ts";
 import { assembleStatement, extractDocument, findStatementPii } from "../index.ts";
 import { sniff } from "../sniff.ts";
 import type { EngineLimits, ExtractedDocument } from "../types.ts";
 import { emptyValues, looksLikeLabel, validValue, type PiiValues } from "./find.ts";
+import { redactHtml } from "./html.ts";
 import { redactPdf } from "./pdf.ts";
 import { redactXlsx } from "./xlsx.ts";
 
 export const PDF_CONTENT_TYPE = "application/pdf";
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+/** An HTML table export keeps the type banks serve it with, so it still opens in a spreadsheet. */
+export const HTML_XLS_CONTENT_TYPE = "application/vnd.ms-excel";
 
 export interface RedactOptions {
   password?: string;
@@ -53,19 +55,22 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): P
 
 /**
  * A copy of the statement with the holder's personal data removed: PDF in, PDF out; XLSX in, XLSX
- * out; built in memory. The document goes through the parse's own checks and extraction first, so
+ * out; an HTML table export in, the same HTML out; built in memory. The document goes through the parse's own checks and extraction first, so
  * a document a parse refuses gives the same AppError; a statement without personal data comes
  * back with `redactions: 0`.
  */
 export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
   const kind = sniff(bytes);
-  if (kind === "html") throw unsupportedFormat("Redaction is available for PDF and XLSX statements only");
-  if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {});
+  if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
   const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits });
   const known = engineValues(extracted, opts.bank);
   if (kind === "pdf") {
     const r = await redactPdf(bytes, { password: opts.password, known });
     return { bytes: r.bytes, redactions: r.redactions, contentType: PDF_CONTENT_TYPE, warnings: r.warnings };
+  }
+  if (kind === "html") {
+    const r = await redactHtml(bytes, known);
+    return { bytes: r.bytes, redactions: r.redactions, contentType: HTML_XLS_CONTENT_TYPE, warnings: [] };
   }
   const r = await redactXlsx(bytes, known);
   return { bytes: r.bytes, redactions: r.redactions, contentType: XLSX_CONTENT_TYPE, warnings: [] };

@@ -1,8 +1,11 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { findSpans, type Matcher } from "./find.ts";
 
-/** Keys that carry descriptive metadata (XMP packets, application data) on any dictionary. */
-const METADATA_KEYS = ["Metadata", "PieceInfo"].map((k) => PDFName.of(k));
+/**
+ * Keys removed from every dictionary: descriptive metadata (XMP packets, application data) and page
+ * thumbnails, which are pictures of the page as it was, personal data included.
+ */
+const METADATA_KEYS = ["Metadata", "PieceInfo", "Thumb"].map((k) => PDFName.of(k));
 /**
  * Keys that run something when the copy is opened or used (document and page open actions,
  * additional actions, JavaScript bodies): the redacted copy carries none of the upload's active content.
@@ -10,7 +13,8 @@ const METADATA_KEYS = ["Metadata", "PieceInfo"].map((k) => PDFName.of(k));
 const ACTIVE_KEYS = ["OpenAction", "AA", "JS"].map((k) => PDFName.of(k));
 
 /**
- * Removes the document information dictionary and every XMP metadata stream, then drops every
+ * Removes the document information dictionary, every XMP metadata stream, page thumbnails,
+ * attached files and XFA data, then drops every
  * object no longer reachable from the catalog, so the old content streams, the replaced form
  * XObjects and the metadata are not carried into the output as orphans.
  */
@@ -20,6 +24,9 @@ export function scrubDocument(context: PDFContext): void {
   const root = context.lookup(context.trailerInfo.Root);
   const names = root instanceof PDFDict ? root.lookup(PDFName.of("Names")) : undefined;
   if (names instanceof PDFDict) names.delete(PDFName.of("EmbeddedFiles"));
+  // An XFA form keeps its field data as XML packets beside the AcroForm; the AcroForm fields stay.
+  const acro = root instanceof PDFDict ? root.lookup(PDFName.of("AcroForm")) : undefined;
+  if (acro instanceof PDFDict) acro.delete(PDFName.of("XFA"));
   if (names instanceof PDFDict) names.delete(PDFName.of("JavaScript"));
   for (const [, obj] of context.enumerateIndirectObjects()) {
     const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;

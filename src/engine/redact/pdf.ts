@@ -1,4 +1,4 @@
-import { EncryptedPDFError, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFStream, PDFString, type PDFObject, type PDFPage } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFStream, PDFString, type PDFObject, type PDFPage } from "pdf-lib";
 import { AppError, scannedDocument, unsupportedFormat } from "../../errors.ts";
 import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
 import { buildMatchers, detectPii, findHits, findSpans, textContainsPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
@@ -7,7 +7,7 @@ import { cutFor, unionBox } from "./pdf-cuts.ts";
 import { scrubDocument, scrubStrings } from "./pdf-scrub.ts";
 import { readPdfRuns, type PageRuns } from "./pdf-text.ts";
 import { rewriteUnit, unitChanged } from "./rewrite.ts";
-import { loadDecrypted } from "./decrypt.ts";
+import { isEncrypted, loadDecrypted } from "./decrypt.ts";
 import { decodeStream } from "./stream-data.ts";
 
 export interface PdfRedaction {
@@ -23,16 +23,12 @@ const MAX_PASSES = 3;
 
 async function loadForEditing(bytes: Uint8Array, password: string | undefined): Promise<PDFDocument> {
   try {
+    // pdf.js opened it (no user password, or the right one); pdf-lib needs it decrypted.
+    if (isEncrypted(bytes)) return await loadDecrypted(bytes, password ?? "");
     return await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: false });
   } catch (e) {
-    if (!(e instanceof EncryptedPDFError)) throw unsupportedFormat(`The PDF could not be rewritten: ${(e as Error).message}`);
-  }
-  // pdf.js opened it (no user password, or the right one): decrypt it for rewriting.
-  try {
-    return await loadDecrypted(bytes, password ?? "");
-  } catch (e) {
     if (e instanceof AppError) throw e;
-    throw unsupportedFormat(`The encrypted PDF could not be rewritten: ${(e as Error).message}`);
+    throw unsupportedFormat(`The PDF could not be rewritten: ${(e as Error).message}`);
   }
 }
 
@@ -224,6 +220,16 @@ function glyphMatches(glyphs: PlacedGlyph[], matchers: Matcher[]): PlacedGlyph[]
   return findSpans(text, matchers).map((sp) => [...new Set(at.slice(sp.start, sp.end).filter((i) => i >= 0))].map((i) => glyphs[i]!));
 }
 
+/** How many q operators a content stream leaves without their Q. */
+function openSaves(unit: ContentUnit): number {
+  let depth = 0;
+  for (const op of unit.ops) {
+    if (op.operator === "q") depth++;
+    else if (op.operator === "Q") depth = Math.max(0, depth - 1);
+  }
+  return depth;
+}
+
 function markCut(glyphs: PlacedGlyph[]): void {
   for (const g of glyphs) {
     let set = g.unit.cuts.get(g.op);
@@ -309,7 +315,9 @@ async function redactPass(
     // The original drawing is wrapped in q/Q so the boxes are drawn in the page's default space.
     const boxes = work.boxes.map((b) => `${fmt(b.x0)} ${fmt(b.y0)} ${fmt(b.x1 - b.x0)} ${fmt(b.y1 - b.y0)} re`).join("\n");
     contents.unshift(doc.context.register(doc.context.flateStream("q\n")));
-    contents.push(doc.context.register(doc.context.flateStream(`\nQ\nq 0 0 0 rg 0 0 0 RG\n${boxes}\nf\nQ\n`)));
+    // Saves the page left open are closed first, so the boxes are drawn in the default space.
+    const unclosed = work.unit ? openSaves(work.unit) : 0;
+    contents.push(doc.context.register(doc.context.flateStream(`\n${"Q\n".repeat(unclosed)}Q\nq 0 0 0 rg 0 0 0 RG\n${boxes}\nf\nQ\n`)));
     work.page.node.set(PDFName.of("Contents"), doc.context.obj(contents));
   }
 

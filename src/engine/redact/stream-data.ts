@@ -1,6 +1,9 @@
 import { constants, inflateSync } from "node:zlib";
 import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, type PDFStream } from "pdf-lib";
 
+/** Largest decoded content stream, as the PDF guard's per-stream limit (a real page is far under 1 MiB). */
+const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+
 /** Filters pdf-lib can undo besides Flate, which node:zlib handles. */
 const PDF_LIB_FILTERS = new Set(["LZWDecode", "ASCII85Decode", "ASCIIHexDecode", "RunLengthDecode", "FlateDecode"]);
 
@@ -28,8 +31,9 @@ export function decodeStream(stream: PDFStream): { bytes: Uint8Array } | { unsup
   if (hasPredictor(stream.dict)) return { unsupported: `${filters.join("+")} with a predictor` };
   try {
     if (filters.length === 1 && filters[0] === "FlateDecode") {
-      // Z_SYNC_FLUSH tolerates a truncated stream, as viewers do.
-      return { bytes: new Uint8Array(inflateSync(stream.contents, { finishFlush: constants.Z_SYNC_FLUSH })) };
+      // Z_SYNC_FLUSH tolerates a truncated stream, as viewers do. The cap matters for encrypted
+      // files, whose streams the pre-parse guard cannot inflate and so cannot measure.
+      return { bytes: new Uint8Array(inflateSync(stream.contents, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_STREAM_BYTES })) };
     }
     if (filters.every((f) => PDF_LIB_FILTERS.has(f))) return { bytes: decodePDFRawStream(stream).decode() };
   } catch (e) {

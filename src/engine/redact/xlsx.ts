@@ -14,6 +14,9 @@ const CELL_WIDTH = 90;
 const ROW_PITCH = 10;
 const ROW_HEIGHT = 8;
 
+/** A cell's text as a run at its grid position (1-based row and column). */
+export const cellRun = (str: string, row: number, col: number): TextRun => ({ str, x: col * CELL_PITCH, y: -row * ROW_PITCH, width: CELL_WIDTH, height: ROW_HEIGHT, dx: 1, dy: 0 });
+
 interface CellRun {
   run: TextRun;
   cell: ExcelJS.Cell;
@@ -27,7 +30,7 @@ function sheetRuns(ws: ExcelJS.Worksheet): CellRun[] {
       if (cell.isMerged && cell.master !== cell) return;
       const str = cellText(cell.value);
       if (str.trim() === "") return;
-      out.push({ cell, run: { str, x: c * CELL_PITCH, y: -r * ROW_PITCH, width: CELL_WIDTH, height: ROW_HEIGHT, dx: 1, dy: 0 } });
+      out.push({ cell, run: cellRun(str, r, c) });
     });
   });
   return out;
@@ -104,6 +107,16 @@ export async function redactXlsx(bytes: Uint8Array, known?: PiiValues): Promise<
   const matchers = buildMatchers(values);
   let extra = 0;
   for (const ws of wb.worksheets) extra += redactHeaders(ws, matchers);
+  // Sheet names may not contain brackets, so the marker there is a plain word.
+  wb.worksheets.forEach((ws) => {
+    const spans = findSpans(ws.name, matchers);
+    if (spans.length === 0) return;
+    const taken = new Set(wb.worksheets.map((w) => w.name));
+    let name = replaceRanges(ws.name, spans.map((sp) => [sp.start, sp.end])).replaceAll(REDACTED, "REDACTED").slice(0, 31);
+    for (let k = 2; taken.has(name); k++) name = `${name.slice(0, 27)} (${k})`;
+    ws.name = name;
+    extra++;
+  });
   const p = wb as unknown as Record<string, unknown>;
   for (const k of ["creator", "lastModifiedBy", "company", "manager", "title", "subject", "keywords", "description"]) {
     if (k in p) p[k] = "";

@@ -25,7 +25,7 @@ function isMergedSlave(cell: ExcelJS.Cell): boolean {
 }
 
 export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promise<SheetTable[]> {
-  guardXlsxZip(bytes, limits);
+  guardXlsxZip(bytes, { ...limits, maxCells: MAX_CELLS });
   const workbook = new ExcelJS.Workbook();
   try {
     // exceljs's typings predate Buffer's generic parameter; the value is a plain Node Buffer.
@@ -44,7 +44,8 @@ export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promis
       const cells: string[] = [];
       // Only cells that exist are visited; a lone cell far to the right must not make us walk the gap twice.
       ws.getRow(r).eachCell((cell, c) => {
-        const text = isMergedSlave(cell) ? "" : cellText(cell.value).trim();
+        // Line breaks inside a cell (Alt+Enter) and runs of spaces read as one space, as they display.
+        const text = isMergedSlave(cell) ? "" : cellText(cell.value).replace(/\s+/g, " ").trim();
         if (text === "") return;
         // Excel itself cannot hold more in a cell; a longer one is crafted, and costs the PII finder dearly.
         if (text.length > EXCEL_MAX_CELL_CHARS) throw unsupportedFormat(`A cell holds more than ${EXCEL_MAX_CELL_CHARS} characters, which Excel does not allow`);

@@ -10,6 +10,8 @@ import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
 export interface ZipLimits {
   maxInflatedBytes: number;
   maxRows: number;
+  /** Most `<c>` cells in all worksheets and most shared strings, counted before exceljs builds any (it holds ~1 KB per cell). */
+  maxCells?: number;
 }
 
 /** More parts than any real workbook has (a sheet, its rels and styles are a handful each). */
@@ -150,11 +152,16 @@ interface XmlScan {
   dtd: boolean;
   /** `<row` elements (any namespace prefix). */
   rows: number;
+  /** `<c` (cell) elements. */
+  cells: number;
+  /** `<si` (shared string) elements. */
+  strings: number;
 }
 
 const LT = 0x3c;
 const isNameByte = (b: number) => (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || b === 0x5f || b === 0x2d || b === 0x2e;
 const lower = (b: number) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
+const isTagEnd = (b: number) => b === 0x3e || b === 0x2f || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
 function startsWithAt(bytes: Uint8Array, at: number, word: string): boolean {
   for (let i = 0; i < word.length; i++) if (lower(bytes[at + i] ?? 0) !== word.charCodeAt(i)) return false;
@@ -168,8 +175,10 @@ export function scanXml(bytes: Uint8Array): XmlScan {
     return scanXml(new TextEncoder().encode(new TextDecoder(bytes[0] === 0xff ? "utf-16le" : "utf-16be").decode(bytes)));
   }
   let rows = 0;
+  let cells = 0;
+  let strings = 0;
   for (let i = bytes.indexOf(LT); i !== -1; i = bytes.indexOf(LT, i + 1)) {
-    if (bytes[i + 1] === 0x21 && (startsWithAt(bytes, i + 2, "doctype") || startsWithAt(bytes, i + 2, "entity"))) return { dtd: true, rows };
+    if (bytes[i + 1] === 0x21 && (startsWithAt(bytes, i + 2, "doctype") || startsWithAt(bytes, i + 2, "entity"))) return { dtd: true, rows, cells, strings };
     let j = i + 1;
     while (isNameByte(bytes[j] ?? 0)) j++;
     // Skip a namespace prefix such as `x:`.
@@ -177,9 +186,10 @@ export function scanXml(bytes: Uint8Array): XmlScan {
     if (startsWithAt(bytes, nameStart, "row")) {
       const after = bytes[nameStart + 3] ?? 0;
       if (after === 0x3e || after === 0x2f || after === 0x20 || after === 0x09 || after === 0x0a || after === 0x0d) rows++;
-    }
+    } else if (lower(bytes[nameStart] ?? 0) === 0x63 /* c */ && isTagEnd(bytes[nameStart + 1] ?? 0)) cells++;
+    else if (startsWithAt(bytes, nameStart, "si") && isTagEnd(bytes[nameStart + 2] ?? 0)) strings++;
   }
-  return { dtd: false, rows };
+  return { dtd: false, rows, cells, strings };
 }
 
 /**
@@ -189,6 +199,8 @@ export function scanXml(bytes: Uint8Array): XmlScan {
 export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
   const entries = readCentralDirectory(bytes, limits.maxInflatedBytes);
   let rows = 0;
+  let cells = 0;
+  const maxCells = limits.maxCells ?? Number.POSITIVE_INFINITY;
   for (const entry of entries) {
     if (entry.name.endsWith("/")) continue;
     const data = inflateEntry(bytes, entry);
@@ -198,6 +210,11 @@ export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(entry.name)) {
       rows += scan.rows;
       if (rows > limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${limits.maxRows} rows`);
+      cells += scan.cells;
+      if (cells > maxCells) throw payloadTooLarge(`The spreadsheet has more than ${maxCells} cells`);
+    }
+    if (/^xl\/sharedStrings\.xml$/i.test(entry.name) && scan.strings > maxCells) {
+      throw payloadTooLarge(`The spreadsheet has more than ${maxCells} shared strings`);
     }
   }
   return rows;
