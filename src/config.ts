@@ -55,7 +55,7 @@ export const configSchema = z.object({
   /** Seconds to let running jobs finish after SIGTERM. */
   SHUTDOWN_GRACE_S: int(0).default(30),
   /** Recycle a worker whose heap exceeds this many MiB after a task. */
-  WORKER_MAX_HEAP_MB: int(64).default(1024),
+  WORKER_MAX_HEAP_MB: int(64).default(256),
   /** Free successful parses per owner per month for test keys. */
   TEST_MONTHLY_CAP: int(0).default(25),
   /** Parses per end-user IP per month for first_party keys. */

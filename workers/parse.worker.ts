@@ -15,7 +15,7 @@ import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import type { PageText, ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
-import { orderParts, planRanges } from "../src/jobs/planner.ts";
+import { FIRST_RANGE_BONUS, orderParts, planRanges } from "../src/jobs/planner.ts";
 import {
   type DocumentInput,
   type Parsed,
@@ -82,7 +82,8 @@ async function splitAndReadFirst(
   { doc, port }: Extract<WorkerTask, { op: "parse" }>,
 ): Promise<(SplitPlan & { first: TaskOutputs["pages"] }) | null> {
   if (sniff(bytes) !== "pdf") return null;
-  const report = await guardPdf(bytes, { maxPages: doc.limits.maxPages });
+  // The password lets the guard decrypt and measure an encrypted document's streams too.
+  const report = await guardPdf(bytes, { maxPages: doc.limits.maxPages }, { password: doc.password });
   // The page tree's own claim is enough to skip opening a small PDF twice; a claim that lies low
   // only means the document is parsed whole, which is still correct.
   if (report.pagesCountClaim <= split.above) return null;
@@ -90,7 +91,7 @@ async function splitAndReadFirst(
   try {
     checkPageCount(pdf.numPages, doc.limits.maxPages);
     if (pdf.numPages <= split.above) return null;
-    const plan: SplitPlan = { pageCount: pdf.numPages, producer: await pdfProducer(pdf), ranges: planRanges(pdf.numPages, split.workers) };
+    const plan: SplitPlan = { pageCount: pdf.numPages, producer: await pdfProducer(pdf), ranges: planRanges(pdf.numPages, split.workers, pdf.numPages * FIRST_RANGE_BONUS) };
     post(port, { type: "split", ...plan });
     const { first, last } = plan.ranges[0]!;
     const pages: PageText[] = [];
@@ -136,7 +137,7 @@ function assemble(task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["a
 }
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
-  const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank });
+  const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank, limits: task.doc.limits });
   // Response bodies need an ArrayBuffer-backed view; copy only if the engine handed back a shared one.
   const bytes = r.bytes.buffer instanceof ArrayBuffer ? (r.bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(r.bytes);
   return { bytes, redactions: r.redactions, contentType: r.contentType };

@@ -1,4 +1,4 @@
-import { AppError, emptyStatement, layoutUnrecognized } from "../errors.ts";
+import { AppError, emptyStatement, layoutUnrecognized, scannedDocument } from "../errors.ts";
 import { FORMAT_VERSION } from "../version.ts";
 import type { BankProfile } from "./banks/profile.ts";
 import { detectBank, profileById } from "./banks/detect.ts";
@@ -21,6 +21,8 @@ function metadataLines(outside: Line[]): Line[] {
   return outside.filter((l) => l.page <= METADATA_HEAD_PAGES || l.page > lastPage - METADATA_TAIL_PAGES);
 }
 
+const SUBTOTAL = /\btotals?\s+for\b|\bsub\s*-?\s*totals?\b|\bpage\s+totals?\b/i;
+
 const TOTALS_ROW = /^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b/i;
 
 /** Lines of the whole document in reading order. */
@@ -41,6 +43,8 @@ interface DraftTxn extends LedgerRow {
  * table is found and empty_statement when the table has no rows, both with the marker coverage.
  */
 export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string } = {}): ParseResponse {
+  // Also checked here for callers that extracted the pages themselves.
+  if (doc.kind === "pdf" && doc.pages.length > 0 && doc.pages.every((p) => p.items.length === 0)) throw scannedDocument();
   return assembleLines(documentLines(doc), doc.producer, opts);
 }
 
@@ -77,8 +81,14 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
   let drafts = scan.rows;
   const openingRowBalances: Kobo[] = [];
   let closingRowBalance: Kobo | null = null;
+  const amountless: string[] = [];
   drafts = drafts.filter((r, i) => {
     const text = `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
+    // A dated line with no amount anywhere (a note inside the table) moves no money: reported, not a row.
+    if (!r.cells.debit && !r.cells.credit && !r.cells.amount && !r.cells.balance) {
+      amountless.push(`${r.dateText} ${text.trim()}`.trim());
+      return false;
+    }
     const noMovement = sideless(r.cells);
     if (noMovement && OPENING_LABEL.test(text)) {
       if (i === 0) {
@@ -129,6 +139,8 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
       continue;
     }
     if (bal) tableClosing = signedBalance(bal.kobo, bal.marker);
+    // Subtotals of a month or a page are not the statement's totals.
+    if (SUBTOTAL.test(a.text)) continue;
     const d = a.cells.debit ? parseAmount(a.cells.debit) : null;
     const c = a.cells.credit ? parseAmount(a.cells.credit) : null;
     if (d) tableDebit = absKobo(d.kobo);
@@ -180,6 +192,7 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
     result.checks.notes.push("The table has no column headings; debit and credit columns were told apart by the balance movements.");
   }
 
+  if (amountless.length > 0) result.checks.notes.push(`Dated lines without any amount were not read as transactions: ${amountless.slice(0, 3).map((t) => JSON.stringify(t)).join(", ")}${amountless.length > 3 ? ", ..." : ""}.`);
   if (skipped.length > 0) result.checks.notes.push(`Undated lines with amounts between rows were not read as transactions: ${skipped.slice(0, 3).map((t) => JSON.stringify(t)).join(", ")}${skipped.length > 3 ? ", ..." : ""}.`);
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
@@ -220,7 +233,8 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
  * on the next line) and the time column, else the date cell of the row's own line.
  */
 function rowDate(cells: RoleTexts, dateText: string): RawDate | null {
-  const joined = [cells.date, cells.time].filter(Boolean).join(" ");
+  // Halves of a date broken over two lines join without the line break ("03/01/" + "2024").
+  const joined = [cells.date, cells.time].filter(Boolean).join(" ").replace(/([-/.])\s+(?=\d)/g, "$1");
   return scanDate(joined) ?? scanDate(dateText + (cells.time ? ` ${cells.time}` : "")) ?? scanDate(dateText);
 }
 

@@ -166,7 +166,8 @@ export function scanPeriod(text: string): [RawDate, RawDate] | null {
 }
 
 /** A day and month without a year ("02 Dec", "02-Dec"), as statements that print the year on a second line or not at all. */
-const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON}\.?$`, "i");
+// "02 Dec", "02-Dec", and "03-Jan-" whose year went to the next line.
+const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON}\.?[-/,]?$`, "i");
 
 export function scanPartialDate(text: string): { month: number; day: number } | null {
   const g = PARTIAL.exec(text.trim())?.groups;

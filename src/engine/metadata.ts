@@ -1,3 +1,4 @@
+import { BANK_PROFILES } from "./banks/profiles.ts";
 import { type RawDate, scanDate, scanPeriod } from "./dates.ts";
 import type { Cell } from "./layout/cells.ts";
 import type { Line } from "./layout/lines.ts";
@@ -27,15 +28,15 @@ const LABELS: [Field, RegExp][] = [
   ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
   ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder|customer\s+name|name\s+of\s+account|name|customer|account\s+title|holder)$/i],
   ["salutation", /^dear$/i],
-  ["period", /^(?:statement\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
+  ["period", /^(?:statement\s+|transaction\s+|reporting\s+|report\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
   ["periodStart", /^(?:start\s+date|from|period\s+from|from\s+date|start)$/i],
   ["periodEnd", /^(?:end\s+date|to|period\s+to|to\s+date|end)$/i],
-  ["opening", /^(?:opening|beginning|start(?:ing)?|previous)\s+balance$|^balance\s+b\/?f$|^brought\s+forward$/i],
-  ["closing", /^(?:closing|ending|end|final)\s+balance$|^balance\s+c\/?f$/i],
+  ["opening", /^(?:opening|beginning|start(?:ing)?|previous)\s+bal(?:ance)?\.?$|^balance\s+b\/?f$|^brought\s+forward$/i],
+  ["closing", /^(?:closing|ending|end|final)\s+bal(?:ance)?\.?$|^balance\s+c\/?f$/i],
   ["totalDebit", /^total\s+(?:debits?|withdrawals?|money\s+out|payments?|outflows?|debit\s+amount)$|^money\s+out$/i],
   ["totalCredit", /^total\s+(?:credits?|deposits?|lodgements?|money\s+in|inflows?|credit\s+amount)$|^money\s+in$/i],
-  ["debitCount", /^(?:debit|withdrawal)s?\s+count$|^(?:no\.?|number)\s+of\s+debits$/i],
-  ["creditCount", /^(?:credit|deposit)s?\s+count$|^(?:no\.?|number)\s+of\s+credits$/i],
+  ["debitCount", /^(?:total\s+)?(?:debit|withdrawal)s?\s+count$|^(?:no\.?|number)\s+of\s+(?:debits|withdrawals)$/i],
+  ["creditCount", /^(?:total\s+)?(?:credit|deposit|lodgement)s?\s+count$|^(?:no\.?|number)\s+of\s+(?:credits|deposits|lodgements)$/i],
   ["currency", /^(?:currency|ccy)$/i],
 ];
 
@@ -81,7 +82,8 @@ const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * li
  * `tableTop`: page and baseline of the first transaction row; a name without a label is only
  * looked for above it.
  */
-export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
+export function extractHeaderFacts(all: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
+  const lines = all.map(splitLabelledRuns);
   const raw = new Map<Field, string>();
   const put = (field: Field, v: string) => {
     // A separate ":" cell between label and value ("Account Name" ":" "NWOSU ...") is not the value.
@@ -143,6 +145,16 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
       ci += labelSpan - 1;
     }
   }
+  // A title naming the period ("Statement for January 2024", "Statement of account from 01/01/2024 to 31/01/2024").
+  if (!raw.has("period")) {
+    for (const line of lines) {
+      const m = PERIOD_TITLE.exec(line.text);
+      if (m && scanPeriod(m[1]!)) {
+        raw.set("period", m[1]!);
+        break;
+      }
+    }
+  }
   // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then a capitalised name atop the address.
   const salutation = raw.get("salutation");
   if (!raw.has("holder") && salutation) raw.set("holder", salutation.replace(/,\s*$/, ""));
@@ -155,6 +167,11 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
 
 /** Words that make a capitalised line an institution, a title or an address rather than a person. */
 const NOT_A_NAME = /\b(?:bank|plc|ltd|limited|microfinance|mfb|statement|account|group|member|street|road|avenue|close|crescent|estate|lagos|abuja|nigeria|branch|customer|transaction|history|report|period|page|currency|balance|date|summary|savings|current|wallet|mortgage|cooperative|trust|island|state|office|plaza|house|floor|tel|email|www|private|confidential|copy|original|duplicate|electronic|generated|computer|services|digital|financial|finance|payments?|solutions|technologies|holdings|company|enterprises?|ventures|international|africa|details|information|particulars|dear|sir|madam)\b/i;
+
+/** Words of the supported banks' names ("FIRST CITY MONUMENT") are not a person's name. */
+const BANK_WORDS: ReadonlySet<string> = new Set(
+  BANK_PROFILES.flatMap((p) => p.name.toLowerCase().split(/\s+/)).filter((w) => w.length > 3 && !["bank", "nigeria"].includes(w)),
+);
 
 /**
  * Statements that print the holder's name without a label put it, in capitals, atop the address
@@ -169,11 +186,38 @@ function unlabelledHolder(lines: Line[]): string | null {
       if (cell.kind !== "text" || t !== t.toUpperCase() || labelField(t)) continue;
       const words = t.split(/\s+/);
       if (words.length < 2 || words.length > 5 || !words.every((w) => /^[A-Z][A-Z'.-]*$/.test(w))) continue;
-      if (NOT_A_NAME.test(t)) continue;
+      if (NOT_A_NAME.test(t) || words.some((w) => BANK_WORDS.has(w.toLowerCase()))) continue;
       return t;
     }
   }
   return null;
+}
+
+/** A statement title that carries its period. */
+const PERIOD_TITLE = /\bstatement(?:\s+of\s+accounts?)?\s+(?:for|from|covering)\s+(?:the\s+(?:month|period)\s+(?:of\s+)?)?(.{6,60})$/i;
+
+/** Where a further "Label:" starts inside one run ("Account Name: ADA OKAFOR Account Number: 0123456789"). */
+const NEXT_LABEL = /\s+(?=(?:(?:customer|account|acct|a\/c)\.?\s+(?:name|number|no\.?|type|holder|currency)|account|period|statement\s+period|opening\s+balance|closing\s+balance|total\s+(?:debits?|credits?|withdrawals?|lodgements?|deposits?)|currency|start\s+date|end\s+date|from|to|branch|address|phone(?:\s+number)?|e-?mail|bvn)\s*:)/i;
+
+/** Cuts runs holding several "Label: value" pairs (an HTML cell with <br>s flattened) into one cell per pair. */
+function splitLabelledRuns(line: Line): Line {
+  if (!line.cells.some((c) => c.text.includes(":") && NEXT_LABEL.test(c.text))) return line;
+  const cells: Cell[] = [];
+  for (const c of line.cells) {
+    const parts = c.text.split(NEXT_LABEL).filter((p) => p.trim() !== "");
+    if (parts.length < 2) {
+      cells.push(c);
+      continue;
+    }
+    const per = (c.x1 - c.x0) / c.text.length;
+    let at = 0;
+    for (const p of parts) {
+      const start = c.text.indexOf(p, at);
+      cells.push({ text: p.trim(), x0: c.x0 + start * per, x1: c.x0 + (start + p.length) * per, kind: "text" });
+      at = start + p.length;
+    }
+  }
+  return { ...line, cells };
 }
 
 /** Text of cells ci.. joined while they are close together (one visual run). */

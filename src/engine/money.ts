@@ -37,20 +37,21 @@ export function isEmptyAmount(text: string): boolean {
 
 /** Parses one amount; null when the text is not an amount at all. */
 export function parseAmount(text: string): ParsedAmount | null {
+  // Fast path: the plain shape of nearly every amount cell ("1,234.56"), read directly: a
+  // fraction of the general path's cost on large statements, with the same result.
+  if (PLAIN_AMOUNT.test(text)) return { kobo: BigInt(text.replace(/[,.]/g, "")), marker: null, signed: false, moneyShaped: true };
   // Fast path: most words of a statement hold no digit at all.
   if (!/\d/.test(text)) return null;
   // Typographic minus signs and dashes (U+2212, en/em dash, hyphen, full-width) read as "-".
   const t = text.replace(/\u00a0/g, " ").replace(/[\u2212\u2010-\u2015\ufe63\uff0d]/g, "-").trim();
-  // Fast path: the plain shape of nearly every amount cell ("1,234.56"), a quarter of the
-  // full pattern's cost on large statements; same result as the general path below.
-  if (PLAIN_AMOUNT.test(t)) return { kobo: BigInt(t.replace(/[,.]/g, "")), marker: null, signed: false, moneyShaped: true };
   const m = AMOUNT_RE.exec(t);
   if (!m?.groups) return null;
   const g = m.groups;
   if (Boolean(g.open) !== Boolean(g.close)) return null;
   const num = g.num ?? "";
   const [whole = "0", frac = ""] = num.replace(/,/g, "").split(".");
-  const kobo = BigInt(whole || "0") * 100n + BigInt((frac + "000").slice(0, 3)) / 10n;
+  // Thousandths (some exports print three decimals) round half up to the kobo.
+  const kobo = BigInt(whole || "0") * 100n + (BigInt((frac + "000").slice(0, 3)) + 5n) / 10n;
   const negative = Boolean(g.open) || g.sign1 === "-" || g.sign2 === "-" || g.sign3 === "-";
   const rawMarker = (g.post ?? g.pre ?? "").toUpperCase();
   const marker = rawMarker.startsWith("D") ? "DR" : rawMarker.startsWith("C") ? "CR" : null;

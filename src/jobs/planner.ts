@@ -9,18 +9,29 @@ export interface PageRange {
 }
 
 /**
- * Splits pages 1..pageCount into at most `workers` contiguous ranges of near-equal size, none
- * smaller than MIN_PAGES_PER_RANGE unless the document itself is.
+ * Share of a PDF's pages the planning task reads on top of an equal range. It already has the
+ * document open when the plan goes out, while every other range's task first opens it again,
+ * which costs pdf.js a walk of the page tree: about a fourteenth of reading the pages (measured
+ * on the 2,000-page statement of `npm run bench`). Giving the first range that much more
+ * makes the ranges end together.
  */
-export function planRanges(pageCount: number, workers: number): PageRange[] {
+export const FIRST_RANGE_BONUS = 1 / 14;
+
+/**
+ * Splits pages 1..pageCount into at most `workers` contiguous ranges of near-equal size, none
+ * smaller than MIN_PAGES_PER_RANGE unless the document itself is. `firstBonus` extra pages go to
+ * the first range (see FIRST_RANGE_BONUS).
+ */
+export function planRanges(pageCount: number, workers: number, firstBonus = 0): PageRange[] {
   if (pageCount < 1) return [];
   const parts = Math.max(1, Math.min(workers, Math.floor(pageCount / MIN_PAGES_PER_RANGE)));
-  const base = Math.floor(pageCount / parts);
-  const extra = pageCount % parts;
+  const bonus = parts > 1 ? Math.max(0, Math.min(Math.floor(firstBonus), pageCount - parts * MIN_PAGES_PER_RANGE)) : 0;
+  const base = Math.floor((pageCount - bonus) / parts);
+  const extra = (pageCount - bonus) % parts;
   const ranges: PageRange[] = [];
   let first = 1;
   for (let i = 0; i < parts; i++) {
-    const size = base + (i < extra ? 1 : 0);
+    const size = base + (i < extra ? 1 : 0) + (i === 0 ? bonus : 0);
     ranges.push({ first, last: first + size - 1 });
     first += size;
   }

@@ -38,6 +38,9 @@ describe("scanDate forms", () => {
     const period = scanPeriod("01 Dec 2024 - 31 Jan 2025")!;
     expect(formatLagos(completePartialDate(p!, period, 2000))).toBe("2024-12-02T00:00:00+01:00");
     expect(formatLagos(completePartialDate(scanPartialDate("05-Jan")!, period, 2000))).toBe("2025-01-05T00:00:00+01:00");
+    // A date broken after the month: the halves joined read as one date.
+    expect(scanPartialDate("03-Jan-")).toEqual({ month: 1, day: 3 });
+    expect(iso("03-Jan- 2024")).toBe("2024-01-03T00:00:00+01:00");
   });
 });
 

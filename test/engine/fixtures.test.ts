@@ -10,7 +10,7 @@ import { buildExpected, expectedJson, renderFixture } from "../../fixtures/build
 import { differences } from "../../fixtures/compare.ts";
 import type { ExpectedResponse } from "../../fixtures/lib/expected.ts";
 import { LAYOUTS } from "../../fixtures/layouts/index.ts";
-import { makeStatement } from "../../fixtures/lib/model.ts";
+import { compareLocal, makeStatement } from "../../fixtures/lib/model.ts";
 import { parseStatement } from "../../src/engine/index.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures");
@@ -66,6 +66,26 @@ describe("fixtures on disk match the generator", () => {
     expect(built.filter((b) => b.expected.metadata.bank === "unknown").length).toBeGreaterThanOrEqual(3);
     expect(built.some((b) => !b.expected.row_wise_reconcilable)).toBe(true);
     expect(new Set(LAYOUTS.map((l) => l.file))).toEqual(new Set(["statement.pdf", "statement.xlsx", "statement.xls"]));
+  });
+
+  test("every generated statement is internally consistent (so the expectations themselves are right)", () => {
+    const problems: string[] = [];
+    for (const layout of LAYOUTS) {
+      const s = makeStatement(layout.options);
+      let balance = s.opening;
+      s.txns.forEach((t, i) => {
+        if ((t.debit > 0) === (t.credit > 0)) problems.push(`${layout.name}[${i}]: exactly one of debit/credit must be set`);
+        balance += t.credit - t.debit;
+        const intended = layout.options.breakAt === i ? balance + (layout.options.breakBy ?? 0) : balance;
+        if (t.balance !== intended) problems.push(`${layout.name}[${i}]: balance ${t.balance} != chain ${intended}`);
+        if (compareLocal(t.at, s.periodStart) < 0 || compareLocal(t.at, { ...s.periodEnd, hh: 23, mi: 59, ss: 59 }) > 0) problems.push(`${layout.name}[${i}]: date outside the period`);
+        if (i > 0 && compareLocal(s.txns[i - 1]!.at, t.at) > 0) problems.push(`${layout.name}[${i}]: out of order`);
+      });
+      if (!/^\d{10}$/.test(s.accountNumber)) problems.push(`${layout.name}: account number ${s.accountNumber}`);
+      if (s.reconciles !== (layout.options.breakAt === undefined)) problems.push(`${layout.name}: reconciles flag`);
+      if (s.closing !== (s.txns.at(-1)?.balance ?? s.opening)) problems.push(`${layout.name}: closing balance`);
+    }
+    expect(problems).toEqual([]);
   });
 
   test("expected JSON follows the output conventions", () => {

@@ -226,6 +226,61 @@ describe("odd syntax", () => {
   });
 });
 
+describe("form XObject nesting", () => {
+  /**
+   * `count` forms, each drawing the next: object 6+k is form k; with `viaDicts`, its /Resources is
+   * an indirect dictionary whose /XObject is another indirect dictionary (objects after the forms).
+   */
+  function formChain(count: number, opts: { viaDicts?: boolean; cycle?: boolean } = {}): (string | Uint8Array)[] {
+    const objs: (string | Uint8Array)[] = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /X 6 0 R >> >> >>",
+      flateStream("", "/X Do"),
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ];
+    const dictBase = 6 + count;
+    for (let k = 0; k < count; k++) {
+      const target = k + 1 < count ? 6 + k + 1 : opts.cycle ? 6 : undefined;
+      const resources = target === undefined ? "<< >>" : opts.viaDicts ? `${dictBase + 2 * k} 0 R` : `<< /XObject << /X ${target} 0 R >> >>`;
+      objs.push(flateStream(`/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources ${resources}`, target === undefined ? "0 0 m" : "/X Do"));
+    }
+    if (opts.viaDicts) {
+      for (let k = 0; k < count; k++) {
+        const target = k + 1 < count ? 6 + k + 1 : 6;
+        objs.push(`<< /XObject ${dictBase + 2 * k + 1} 0 R /Font << /F1 5 0 R >> >>`, `<< /X ${target} 0 R >>`);
+      }
+    }
+    return objs;
+  }
+
+  test("a chain of 5,000 forms is refused as unsupported_format", async () => {
+    const e = await rejection(guardPdf(buildPdf(formChain(5000))));
+    expect([e.status, e.errorClass]).toEqual([422, "unsupported_format"]);
+    expect(e.message).toContain("form XObjects");
+  });
+  test("the depth is counted exactly, through indirect /Resources and /XObject dictionaries too", async () => {
+    expect((await guardPdf(buildPdf(formChain(12)))).formDepth).toBe(12);
+    expect((await guardPdf(buildPdf(formChain(12, { viaDicts: true })))).formDepth).toBe(12);
+    await expect(guardPdf(buildPdf(formChain(30, { viaDicts: true })), { maxFormDepth: 29 })).rejects.toThrow("more than 29 deep");
+    expect((await guardPdf(buildPdf(formChain(30, { viaDicts: true })), { maxFormDepth: 30 })).formDepth).toBe(30);
+  });
+  test("a cycle of forms ends (pdf.js refuses to recurse into one)", async () => {
+    expect((await guardPdf(buildPdf(formChain(50, { cycle: true })))).formDepth).toBe(50);
+  });
+  test("forms whose resources sit in a compressed object stream are followed", async () => {
+    // Forms 6..(6+n-1) are top-level streams; their /Resources dictionaries live in an object stream.
+    const n = 150;
+    const top = formChain(n, { viaDicts: true }).slice(0, 6 + n - 1);
+    const dicts = formChain(n, { viaDicts: true }).slice(6 + n - 1).map((d) => String(d));
+    const pdf = buildPdf([...top, objStm(dicts, 6 + n)]);
+    expect((await rejection(guardPdf(pdf))).errorClass).toBe("unsupported_format");
+  });
+  test("the real statements nest forms at most a few deep", async () => {
+    for (const name of ["firstbank.pdf", "zenith.pdf", "opay.pdf", "palmpay.pdf"]) expect((await guardPdf(sample(name))).formDepth).toBeLessThan(5);
+  });
+});
+
 describe("active content", () => {
   test("JavaScript and embedded files are reported, not refused (text extraction never runs them)", async () => {
     const pdf = buildPdf([
@@ -262,7 +317,7 @@ describe("countInflated", () => {
 });
 
 describe("pdfGuardLimits", () => {
-  for (const key of ["maxPages", "maxNestingDepth", "maxStreamInflatedBytes", "maxInflatedBytes", "maxStreams"] as const) {
+  for (const key of ["maxPages", "maxNestingDepth", "maxStreamInflatedBytes", "maxInflatedBytes", "maxStreams", "maxFormDepth"] as const) {
     test(`options.${key} must be a positive integer`, () => {
       expect(() => pdfGuardLimits({ [key]: 0 })).toThrow(`options.${key} must be a positive integer`);
       expect(() => pdfGuardLimits({ [key]: 1.5 })).toThrow(`options.${key} must be a positive integer`);
@@ -326,6 +381,9 @@ describe("encrypted PDFs are decrypted before they are measured", () => {
       expect(pdfCrypt(pdf)).toMatchObject({ kind: "locked", reason: "wrong password" });
       expect(pdfCrypt(pdf, "wrong").kind).toBe("locked");
       expect(pdfCrypt(pdf, "s3cret").kind).toBe("open");
+      // pdf.js also opens it with the owner password, so the guard must too.
+      expect(pdfCrypt(pdf, "owner-secret").kind).toBe("open");
+      expect((await extractPages(pdf, { first: 1, last: 1, password: "owner-secret" })).pages[0]?.items.length).toBe(1);
       // Locked: nothing can be measured (pdf.js will ask for the password), so nothing is refused here.
       expect((await guardPdf(pdf)).encryption).toBe("locked");
       expect(await guardPdf(pdf, {}, { password: "s3cret" })).toMatchObject({ encryption: "open", inflatedBytes: TEXT.length });

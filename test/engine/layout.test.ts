@@ -19,6 +19,8 @@ describe("header vocabulary", () => {
     ["Deposit(CR)", "credit"],
     ["Lodgements", "credit"],
     ["Money In", "credit"],
+    ["In", "credit"],
+    ["Out", "debit"],
     ["Balance After(₦)", "balance"],
     ["DR/CR", "drcr"],
     ["Amount", "amount"],
@@ -182,6 +184,40 @@ describe("row assembly", () => {
     expect(r.metadata.opening_balance).toBe("1000.00");
     expect(r.metadata.closing_balance).toBe("950.00");
     expect(r.checks).toMatchObject({ row_chain: true, totals_match: true, closing_balance_match: true });
+  });
+
+  test("monthly subtotals are not the printed totals; a labelled grand total after the rows is", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "30-Nov-2024"], [100, "ONE"], [400, "100.00"], [520, "900.00"]],
+          [124, [100, "TOTAL FOR NOV-2024"], [400, "100.00"], [460, "0.00"]],
+          [136, [20, "01-Dec-2024"], [100, "TWO"], [460, "50.00"], [520, "950.00"]],
+          [148, [100, "TOTAL FOR DEC-2024"], [400, "0.00"], [460, "50.00"]],
+          [160, [20, "TOTAL DEBITS:"], [90, "100.00"], [200, "TOTAL CREDITS:"], [280, "50.00"]],
+        ]),
+      ),
+    );
+    expect(r.transactions).toHaveLength(2);
+    expect(r.checks.totals_match).toBe(true);
+    expect(r.checks.notes.join(" ")).not.toContain("Undated lines");
+  });
+
+  test("a dated line without any amount is reported, not made a zero transaction", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01-Mar-2024"], [100, "ONE"], [400, "100.00"], [520, "900.00"]],
+          [124, [20, "02-Mar-2024"], [100, "ACCOUNT RECLASSIFIED"]],
+          [136, [20, "03-Mar-2024"], [100, "TWO"], [460, "50.00"], [520, "950.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["ONE", "TWO"]);
+    expect(r.row_wise_reconcilable).toBe(true);
+    expect(r.checks.notes.join(" ")).toContain("ACCOUNT RECLASSIFIED");
   });
 
   test("a dated opening-balance row is the opening balance, not a transaction", () => {
@@ -350,6 +386,27 @@ describe("page breaks and print artefacts", () => {
     ]);
   });
 
+  test("page totals are not rows and not reported as skipped; a date broken after its month is joined", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "03/01/"], [100, "SMS"], [400, "4.00"], [520, "996.00"]],
+          [122, [20, "2024"]],
+          [136, [20, "04-Jan-2024"], [100, "ATM"], [400, "96.00"], [520, "900.00"]],
+          [148, [100, "Page Total"], [400, "100.00"], [460, "0.00"]],
+        ]),
+        page(2, [header, [112, [20, "05-Jan-2024"], [100, "REFUND"], [460, "100.00"], [520, "1,000.00"]]]),
+      ),
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2024-01-03", "SMS"],
+      ["2024-01-04", "ATM"],
+      ["2024-01-05", "REFUND"],
+    ]);
+    expect(r.checks.notes.join(" ")).not.toContain("Undated lines");
+  });
+
   test("simulated bold (a string drawn twice a fraction of a point apart) is read once", () => {
     const r = assembleStatement(
       pdfDoc(
@@ -377,6 +434,39 @@ describe("page breaks and print artefacts", () => {
     expect(brief(r).map((t) => t[4])).toEqual(["996.00", "900.00"]);
     expect(r.checks.notes).toEqual(["No opening balance is printed; it was derived from the first row."]);
     expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("sections that are not the statement's rows", () => {
+  test("a pending-items table after the statement is not read as transactions", () => {
+    const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          header,
+          [112, [20, "01-Mar-2024"], [100, "SMS"], [400, "4.00"], [520, "996.00"]],
+          [160, [20, "PENDING TRANSACTIONS (NOT YET POSTED)"]],
+          [172, [20, "Date"], [100, "Description"], [400, "Debit"], [460, "Credit"]],
+          [184, [20, "02-Mar-2024"], [100, "POS PENDING"], [400, "500.00"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["SMS"]);
+  });
+
+  test("label/value pairs under a sheet's table are metadata, not a narration's continuation", () => {
+    const r = assembleStatement(
+      sheetDoc([
+        ["Value Date", "Remarks", "Withdrawals", "Lodgements", "Balance"],
+        ["2024-11-06T00:00:00", "SALARY", "", "500", "1500"],
+        [],
+        ["Account Name", "SANNI AISHA"],
+        ["Account Number", "5141268777"],
+        ["Opening Balance", "1000"],
+      ]),
+    );
+    expect(brief(r)).toEqual([["2024-11-06", "SALARY", "0.00", "500.00", "1500.00", ""]]);
+    expect(r.metadata).toMatchObject({ account_holder: "SANNI AISHA", account_number_masked: "******8777", opening_balance: "1000.00" });
   });
 });
 
@@ -428,6 +518,6 @@ describe("errors", () => {
     expect(fail(() => assembleStatement(pdfDoc(page(1, []), page(2, [])), {})).errorClass).toBe("scanned_document");
   });
   test("an unknown bank override is a validation error", () => {
-    expect(fail(() => assembleStatement(pdfDoc(page(1, [])), { bank: "nope" })).errorClass).toBe("validation_error");
+    expect(fail(() => assembleStatement(pdfDoc(page(1, [[100, [20, "Statement"]]])), { bank: "nope" })).errorClass).toBe("validation_error");
   });
 });

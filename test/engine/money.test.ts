@@ -20,6 +20,8 @@ describe("parseAmount", () => {
     ["5000", 500000n, null],
     ["1,000,000.00", 100000000n, null],
     [".50", 50n, null],
+    ["1234.567", 123457n, null],
+    ["0.995", 100n, null],
   ] as const)("%s", (text, kobo, marker) => {
     const a = parseAmount(text);
     expect(a?.kobo).toBe(kobo);

@@ -146,6 +146,21 @@ describe("extractXlsx", () => {
     ]);
   });
 
+  test("a workbook zipped without compression (stored entries) passes the guard and extracts", async () => {
+    const zip = await JSZip.loadAsync(await workbook((ws) => ws.addRow(["Stored", 12.5])));
+    const stored = new Uint8Array(await zip.generateAsync({ type: "uint8array", compression: "STORE" }));
+    expect((await extractXlsx(stored, LIMITS))[0]?.rows).toEqual([["Stored", "12.5"]]);
+  });
+
+  test("hidden and very hidden sheets are left out", async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet("Statement").addRow(["Date", "Narration"]);
+    wb.addWorksheet("Lookup", { state: "hidden" }).addRow([1, 2, 3]);
+    wb.addWorksheet("Scratch", { state: "veryHidden" }).addRow([4]);
+    const sheets = await extractXlsx(new Uint8Array(await wb.xlsx.writeBuffer()), LIMITS);
+    expect(sheets.map((s) => s.name)).toEqual(["Statement"]);
+  });
+
   test("merged cells show their text once", async () => {
     const bytes = await workbook((ws) => {
       ws.getCell("A1").value = "Statement of Account";

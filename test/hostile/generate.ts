@@ -227,6 +227,8 @@ export function hostileCases(): HostileCase[] {
   add({ name: "100k nested dictionaries", filename: "deepdict.pdf", bytes: helloPdf(`/Evil ${nested("<< /A ", " >>", 100_000)}`), ...four22(["unsupported_format"]) });
   add({ name: "100k nested arrays in a content stream (pdf.js gives up on the operator)", filename: "deepcontent.pdf", bytes: helloPdf("", [], flateStream("", `${HELLO}\nBT ${nested("[", "]", 100_000, "(x)")} TJ ET`)), ...four22() });
 
+  add({ name: "5,000 form XObjects each drawing the next", filename: "formchain.pdf", bytes: formChainPdf(5000), ...four22(["unsupported_format"]) });
+
   // --- Bombs and lies about size.
   const bombContent = zlibBomb(latin1("0 0 m 1 1 l S\n".repeat(74_898)), 1024); // ~1 GiB of path operators
   add({ name: "Flate bomb in a content stream (1 GiB)", filename: "flatebomb.pdf", bytes: helloPdf("", [], streamObject("/Filter /FlateDecode", bombContent.data)), statuses: [413, 422], classes: ["payload_too_large", "unsupported_format"] });
@@ -245,6 +247,7 @@ export function hostileCases(): HostileCase[] {
   add({ name: "Flate bomb in an RC4-encrypted PDF that opens without a password", filename: "rc4bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "rc4"), statuses: [413], classes: ["payload_too_large"] });
   add({ name: "LZW bomb in an AES-256-encrypted PDF that opens without a password", filename: "aes256bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /LZWDecode", lzwZeroBomb(300_000).data), "aes256"), statuses: [413], classes: ["payload_too_large"] });
   add({ name: "Flate bomb in an AES-128 PDF, its user password supplied", filename: "aes128bomb.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "aes128", "open-sesame"), password: "open-sesame", statuses: [413], classes: ["payload_too_large"] });
+  add({ name: "12-page AES-128 PDF, user password supplied, bomb on page 11 (the split path)", filename: "splitbomb.pdf", bytes: encryptedPdf(manyPages(12, 11, bombContent.data), "aes128", "pw"), password: "pw", statuses: [413], classes: ["payload_too_large"] });
   add({ name: "AES-128 PDF with a user password, none supplied", filename: "aes128locked.pdf", bytes: encryptedPdf(bombPage("/Filter /FlateDecode", bombContent.data), "aes128", "open-sesame"), statuses: [422], classes: ["encrypted_source"] });
   add({
     name: "page tree claiming 10,000,000 pages",
@@ -309,6 +312,33 @@ export function hostileCases(): HostileCase[] {
   add({ name: "zip magic then garbage", filename: "zipgarbage.xlsx", bytes: concat([latin1("PK\x03\x04"), garbage(100_000, 9)]), ...four22(["unsupported_format"]) });
   add({ name: "zip entry with an unknown compression method", filename: "method99.xlsx", bytes: writeZip([{ ...storedEntry("xl/workbook.xml", "<workbook/>"), method: 99 as 0 }]), ...four22(["unsupported_format"]) });
   return cases;
+}
+
+/** `count` pages of text; page `bombAt` (1-based) draws with `bomb` (zlib data) instead. */
+function manyPages(count: number, bombAt: number, bomb: Uint8Array): ({ dict: string; data: Uint8Array } | string)[] {
+  // Objects: 1 catalog, 2 pages, 3 font, then a page and its content per page.
+  const kids = Array.from({ length: count }, (_, k) => `${4 + 2 * k} 0 R`).join(" ");
+  const objects: ({ dict: string; data: Uint8Array } | string)[] = ["<< /Type /Catalog /Pages 2 0 R >>", `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"];
+  for (let k = 0; k < count; k++) {
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${5 + 2 * k} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+    objects.push({ dict: "/Filter /FlateDecode", data: k + 1 === bombAt ? bomb : new Uint8Array(deflateSync(latin1(`BT /F1 12 Tf 72 720 Td (Page ${k + 1}) Tj ET`))) });
+  }
+  return objects;
+}
+
+/** Forms 6.. each drawing the next: pdf.js took 10 s and 1.1 GB on 5,000, 150 s and 3.8 GB on 10,000. */
+function formChainPdf(count: number): Uint8Array {
+  const objects: Body[] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /X 6 0 R >> >> >>",
+    flateStream("", `${HELLO} /X Do`),
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  for (let k = 0; k < count; k++) {
+    objects.push(flateStream(`/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /Font << /F1 5 0 R >> /XObject << /X ${7 + k} 0 R >> >>`, "BT /F1 12 Tf (in) Tj ET /X Do"));
+  }
+  return buildPdf(objects);
 }
 
 function buildHello(opts: PdfOptions): Uint8Array {

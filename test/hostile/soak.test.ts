@@ -91,5 +91,5 @@ describe("soak", () => {
     expect(a.status).toBe(200);
     expect(a.json).toEqual(expected.get("zenith.pdf")?.json);
     expect((await server.fetch("/readyz")).status).toBe(200);
-  });
+  }, 60_000);
 });

@@ -30,8 +30,6 @@ afterAll(() => {
 
 const server = await startTestServer({ DATA_DIR: dataDir, TEST_MONTHLY_CAP: "100000" });
 const key = await testKey(server);
-// Warm the pool (first use loads pdf.js and exceljs) before watching.
-await postParse(server, key, sample("firstbank.pdf"), "warm.pdf");
 
 const created: string[] = [];
 function watchDir(dir: string): FSWatcher {
@@ -92,6 +90,36 @@ async function job(bytes: Uint8Array, name: string, query: string): Promise<{ st
   return { state, result: await server.fetch(`${poll_url}/result`, { headers: { authorization: `Bearer ${key}` } }) };
 }
 
+/** Every kind of request the check covers: sync JSON, CSV and redaction, and jobs of each kind. */
+async function workload(): Promise<void> {
+  const answers = await Promise.all([
+    postParse(server, key, sample("zenith.pdf"), "a.pdf"),
+    postParse(server, key, sample("opay.xlsx"), "b.xlsx", "?format=csv"),
+    postParse(server, key, sample("opay.pdf"), "c.pdf"),
+  ]);
+  for (const a of answers) expect(a.status, a.body.slice(0, 200)).toBe(200);
+  expect(answers[1]!.body.split("\n").length).toBeGreaterThan(5);
+
+  const redact = new FormData();
+  redact.append("pdf", new File([new Uint8Array(sample("firstbank.pdf"))], "r.pdf"));
+  redact.append("redact", "true");
+  const redacted = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: redact });
+  expect(redacted.status).toBe(200);
+  expect(new TextDecoder().decode((await redacted.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+
+  for (const [file, query] of [["palmpay.pdf", ""], ["zenith.pdf", "csv"], ["firstbank.pdf", "redact"]] as const) {
+    const j = await job(sample(file), file, query);
+    expect(j.state, `${file} ${query}`).toBe("done");
+    expect(j.result.status, `${file} ${query}`).toBe(200);
+    expect((await j.result.arrayBuffer()).byteLength).toBeGreaterThan(100);
+  }
+}
+
+// Warm-up: the first use of each code path loads modules, and Bun writes its transpiler cache for
+// a large module it has not seen in this version (other engineers' edits make new versions). Run
+// the whole workload once, unwatched, so only the request handling itself is measured.
+await workload();
+
 describe("no upload touches disk", () => {
   test("parse (JSON, CSV, redacted), jobs and their results create and open no files", async () => {
     const watchers = [watchDir(work), watchDir(temp), watchDir(dataDir)];
@@ -105,27 +133,7 @@ describe("no upload touches disk", () => {
       }
     })();
     try {
-      const answers = await Promise.all([
-        postParse(server, key, sample("zenith.pdf"), "a.pdf"),
-        postParse(server, key, sample("opay.xlsx"), "b.xlsx", "?format=csv"),
-        postParse(server, key, sample("opay.pdf"), "c.pdf"),
-      ]);
-      for (const a of answers) expect(a.status, a.body.slice(0, 200)).toBe(200);
-      expect(answers[1]!.body.split("\n").length).toBeGreaterThan(5);
-
-      const redact = new FormData();
-      redact.append("pdf", new File([new Uint8Array(sample("firstbank.pdf"))], "r.pdf"));
-      redact.append("redact", "true");
-      const redacted = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: redact });
-      expect(redacted.status).toBe(200);
-      expect(new TextDecoder().decode((await redacted.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
-
-      for (const [file, query] of [["palmpay.pdf", ""], ["zenith.pdf", "csv"], ["firstbank.pdf", "redact"]] as const) {
-        const j = await job(sample(file), file, query);
-        expect(j.state, `${file} ${query}`).toBe("done");
-        expect(j.result.status, `${file} ${query}`).toBe(200);
-        expect((await j.result.arrayBuffer()).byteLength).toBeGreaterThan(100);
-      }
+      await workload();
       await Bun.sleep(200); // let late watch events arrive
     } finally {
       sampling = false;
@@ -137,7 +145,7 @@ describe("no upload touches disk", () => {
     expect([...seenOpen]).toEqual([]);
     expect(readdirSync(work)).toEqual([]);
     expect(readdirSync(temp)).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("no server code writes files", () => {

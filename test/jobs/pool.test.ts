@@ -23,8 +23,11 @@ describe("planRanges / orderParts", () => {
     expect(planRanges(24, 2)).toEqual([{ first: 1, last: 12 }, { first: 13, last: 24 }]);
     expect(planRanges(10, 3)).toEqual([{ first: 1, last: 5 }, { first: 6, last: 10 }]);
     expect(planRanges(3, 4)).toEqual([{ first: 1, last: 3 }]);
-    for (const [pages, workers] of [[25, 4], [9, 2], [100, 7]] as const) {
-      const r = planRanges(pages, workers);
+    // The first range's bonus pages come out of the others', never below the minimum range.
+    expect(planRanges(2000, 2, 140)).toEqual([{ first: 1, last: 1070 }, { first: 1071, last: 2000 }]);
+    expect(planRanges(10, 2, 5)).toEqual([{ first: 1, last: 6 }, { first: 7, last: 10 }]);
+    for (const [pages, workers, bonus] of [[25, 4, 0], [9, 2, 0], [100, 7, 0], [100, 7, 7], [9, 2, 3]] as const) {
+      const r = planRanges(pages, workers, bonus);
       expect(r[0]!.first).toBe(1);
       expect(r.at(-1)!.last).toBe(pages);
       r.slice(1).forEach((x, i) => expect(x.first).toBe(r[i]!.last + 1));
@@ -54,7 +57,8 @@ describe("worker pool with the real engine", () => {
     );
     expect(ranges.length).toBe(2);
     expect(new Set(ranges.map((r) => r.threadId)).size).toBe(2);
-    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 12], [13, 24]]);
+    // 24 / 14 = one bonus page for the first range, which already has the document open.
+    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 13], [14, 24]]);
     // One progress message per page, counting up to the total without a gap.
     const pages = progress.filter((p) => p.stage === "extract");
     expect(pages.map((p) => p.current)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));

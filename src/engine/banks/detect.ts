@@ -12,21 +12,24 @@ const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
 
 /**
  * A profile matches when every marker of one of its groups occurs in the text. Among matching
- * profiles the longest matched group wins (more evidence); none matching gives the generic fallback.
+ * profiles the one seen first wins (the letterhead comes before narrations that name other banks),
+ * then the longer group; none matching gives the generic fallback.
  */
 export function detectBank(text: string, profiles: readonly BankProfile[] = BANK_PROFILES): Detection {
   const hay = normalise(text);
-  let best: { profile: BankProfile; found: number; total: number } | null = null;
+  let best: { profile: BankProfile; at: number; evidence: number } | null = null;
   let bestPartial = 0;
   for (const profile of profiles) {
     for (const group of profile.markers) {
-      const found = group.filter((m) => hay.includes(normalise(m))).length;
-      const share = found / group.length;
+      const positions = group.map((m) => hay.indexOf(normalise(m)));
+      const found = positions.filter((p) => p >= 0).length;
       if (found === group.length) {
+        // A group is seen once all its markers are: at its last marker's first occurrence.
+        const at = Math.max(...positions);
         const evidence = group.join("").length;
-        if (!best || evidence > best.found) best = { profile, found: evidence, total: group.length };
+        if (!best || at < best.at || (at === best.at && evidence > best.evidence)) best = { profile, at, evidence };
       } else {
-        bestPartial = Math.max(bestPartial, share);
+        bestPartial = Math.max(bestPartial, found / group.length);
       }
     }
   }

@@ -14,6 +14,8 @@ export interface PdfGuardLimits {
   maxInflatedBytes: number;
   /** Compressed streams in one file (a 3,000-page statement has some tens of thousands); each costs the guard a decoder run. */
   maxStreams: number;
+  /** Longest chain of form XObjects drawing one another; pdf.js's cost grows faster than the chain. Real files: under 10. */
+  maxFormDepth: number;
 }
 
 export const PDF_GUARD_DEFAULTS: PdfGuardLimits = {
@@ -22,6 +24,7 @@ export const PDF_GUARD_DEFAULTS: PdfGuardLimits = {
   maxStreamInflatedBytes: 64 * 1024 * 1024,
   maxInflatedBytes: 1024 * 1024 * 1024,
   maxStreams: 500_000,
+  maxFormDepth: 100,
 };
 
 export function pdfGuardLimits(overrides: Partial<PdfGuardLimits> = {}): PdfGuardLimits {

@@ -94,8 +94,11 @@ function openStandard(d: Map<string, PdfValue>, id0: Uint8Array, pw: Uint8Array)
   }
   const length = r === 2 ? 5 : Math.min(16, Math.max(5, Math.floor((num("Length") ?? 40) / 8)));
   const encryptMetadata = d.get("EncryptMetadata")?.t === "bool" ? (d.get("EncryptMetadata") as { v: boolean }).v : true;
-  const key = fileKeyR2to4(padPassword(pw), o, p, id0, r, length, encryptMetadata);
-  if (!checkUserKey(key, u, id0, r)) return { kind: "locked", reason: "wrong password" };
+  // The password may be the user's, or the owner's (which pdf.js also accepts): Algorithm 7
+  // recovers the user's padded password from /O with the owner's.
+  const asUser = fileKeyR2to4(padPassword(pw), o, p, id0, r, length, encryptMetadata);
+  const key = checkUserKey(asUser, u, id0, r) ? asUser : fileKeyR2to4(userFromOwner(padPassword(pw), o, r, length), o, p, id0, r, length, encryptMetadata);
+  if (key !== asUser && !checkUserKey(key, u, id0, r)) return { kind: "locked", reason: "wrong password" };
   return {
     kind: "open",
     decrypt: (n, g, data) => {
@@ -129,7 +132,18 @@ function fileKeyR2to4(pw: Uint8Array, o: Uint8Array, p: number, id0: Uint8Array,
   return hash.subarray(0, length);
 }
 
-/** Algorithms 6 and 7: the key opens the file when it reproduces /U. */
+/** Algorithm 7 (first half): the padded user password, decrypted from /O with the owner password. */
+function userFromOwner(ownerPadded: Uint8Array, o: Uint8Array, r: number, length: number): Uint8Array {
+  let hash = md5(ownerPadded);
+  if (r >= 3) for (let i = 0; i < 50; i++) hash = md5(hash.subarray(0, length));
+  const key = hash.subarray(0, length);
+  if (r === 2) return rc4(key, o.subarray(0, 32));
+  let x = o.subarray(0, 32);
+  for (let i = 19; i >= 0; i--) x = rc4(key.map((b) => b ^ i), x);
+  return x;
+}
+
+/** Algorithm 6: the key opens the file when it reproduces /U. */
 function checkUserKey(key: Uint8Array, u: Uint8Array, id0: Uint8Array, r: number): boolean {
   if (r === 2) return Buffer.from(rc4(key, PAD)).equals(Buffer.from(u.subarray(0, 32)));
   let x = rc4(key, md5(PAD, id0));

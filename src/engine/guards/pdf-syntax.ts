@@ -16,6 +16,14 @@ export interface StreamRef {
   type?: string;
   /** Number and generation of the object holding the stream (encryption keys derive from them). */
   obj?: { num: number; gen: number };
+  /** Of an object stream: how many objects it holds and where the first one starts. */
+  objStm?: { n: number; first: number };
+}
+
+/** Where each object of an object stream starts, for scanning its contents object by object. */
+export interface ObjectStart {
+  num: number;
+  at: number;
 }
 
 export interface PdfSyntax {
@@ -30,6 +38,12 @@ export interface PdfSyntax {
   streamCount: number;
   javaScript: boolean;
   embeddedFiles: boolean;
+  /** Object numbers each object refers to (`N G R`), for following form XObjects. */
+  refs: Map<number, number[]>;
+  /** Objects that are form XObjects (streams with /Subtype /Form). */
+  forms: number[];
+  /** More references than MAX_REFS: `refs` is incomplete. */
+  refsTruncated: boolean;
 }
 
 interface DictFrame {
@@ -42,6 +56,9 @@ interface DictFrame {
   count?: number;
   filters?: string[];
   length?: number | null;
+  subtype?: string;
+  n?: number;
+  first?: number;
 }
 interface ArrayFrame {
   kind: "array";
@@ -86,16 +103,34 @@ function readNumber(bytes: Uint8Array, start: number, end: number): number {
 }
 /** Arrays longer than this keep only their first names (a /Filter chain is never this long). */
 const MAX_ARRAY_NAMES = 8;
+/** References recorded per scan (~8 bytes each); a real statement has far fewer than this. */
+const MAX_REFS = 4_000_000;
 
 /** `#xx` escapes in names are decoded, as pdf.js does, so /Fl#61teDecode is still seen as Flate. */
 function decodeName(raw: string): string {
   return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
 }
 
-export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = Number.POSITIVE_INFINITY): PdfSyntax {
+export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = Number.POSITIVE_INFINITY, objectStarts: ObjectStart[] = []): PdfSyntax {
   const n = bytes.length;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out: PdfSyntax = { maxDepth: 0, depthExceeded: false, pagesCountClaim: 0, streams: [], streamCount: 0, javaScript: false, embeddedFiles: false };
+  const out: PdfSyntax = {
+    maxDepth: 0,
+    depthExceeded: false,
+    pagesCountClaim: 0,
+    streams: [],
+    streamCount: 0,
+    javaScript: false,
+    embeddedFiles: false,
+    refs: new Map(),
+    forms: [],
+    refsTruncated: false,
+  };
+  let refCount = 0;
+  // The two latest numbers with nothing else after them: the `N G` of an `N G R` reference.
+  let ref1 = -1;
+  let ref2 = -1;
+  let nextStart = 0;
   const stack: Frame[] = [];
   // The dictionary that closed at top level with nothing after it yet: the dictionary of a
   // `stream` keyword if one follows.
@@ -132,6 +167,9 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     else if (key === "Count" && v.num !== undefined) f.count = v.num;
     else if (key === "Length" && v.num !== undefined) f.length = v.num;
     else if (key === "Filter") f.filters = v.name !== undefined ? [v.name] : (v.names ?? []);
+    else if (key === "Subtype" && v.name !== undefined) f.subtype = v.name;
+    else if (key === "N" && v.num !== undefined) f.n = v.num;
+    else if (key === "First" && v.num !== undefined) f.first = v.num;
     f.lastKey = key;
     f.key = null;
   };
@@ -148,8 +186,21 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
       i++;
       continue;
     }
+    // Inside an object stream, objects have no `obj` keyword: their offsets say where each begins.
+    while (nextStart < objectStarts.length && objectStarts[nextStart]!.at <= i) {
+      currentObj = { num: objectStarts[nextStart]!.num, gen: 0 };
+      stack.length = 0;
+      nextStart++;
+    }
     const wasTopDict: DictFrame | null = lastTopDict;
     lastTopDict = null;
+    const isNumberStart = (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e;
+    const wasRef1 = ref1;
+    const wasRef2 = ref2;
+    if (c !== 0x25 && !isNumberStart) {
+      ref1 = -1;
+      ref2 = -1;
+    }
     if (c === 0x25 /* % */) {
       while (i < n && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i++;
       lastTopDict = wasTopDict; // a comment may sit between a dictionary and `stream`
@@ -210,6 +261,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
       const len = i - start;
       if (len === 6 && isWord(bytes, start, STREAM)) {
         out.streamCount++;
+        if ((wasTopDict as DictFrame | null)?.subtype === "Form" && currentObj) out.forms.push(currentObj.num);
         i = skipStream(bytes, buf, i, wasTopDict, out.streams, currentObj);
         if (out.streams.length > maxStreams) return out;
       } else if ((len === 3 && isWord(bytes, start, OBJ)) || (len === 6 && isWord(bytes, start, ENDOBJ))) {
@@ -218,11 +270,25 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
         stack.length = 0;
         currentObj = word === "obj" && num1 >= 0 && num2 >= 0 ? { num: num2, gen: num1 } : undefined;
       } else if (len === 1 && c === 0x52 /* R */) {
+        if (wasRef1 >= 0 && wasRef2 >= 0 && currentObj) {
+          if (refCount++ < MAX_REFS) {
+            const list = out.refs.get(currentObj.num);
+            if (list) list.push(wasRef2);
+            else out.refs.set(currentObj.num, [wasRef2]);
+          } else out.refsTruncated = true;
+        }
         const f = top();
         if (f?.kind === "dict" && f.lastKey === "Length") f.length = null;
         if (f?.kind === "dict" && f.lastKey === "Filter") f.filters = [];
       } else {
         const num = readNumber(bytes, start, i);
+        if (Number.isInteger(num) && num >= 0) {
+          ref2 = ref1;
+          ref1 = num;
+        } else {
+          ref1 = -1;
+          ref2 = -1;
+        }
         if (stack.length === 0 && Number.isInteger(num)) {
           num2 = num1;
           num1 = num;
@@ -259,6 +325,9 @@ function skipStream(bytes: Uint8Array, buf: Buffer, i: number, dict: DictFrame |
   }
   const filters = dict?.filters ?? [];
   // Only streams the guard will decode are kept: a file of millions of tiny plain streams costs nothing.
-  if (leadingStages(filters).length > 0) streams.push({ data: bytes.subarray(i, end), filters, ...(dict?.type ? { type: dict.type } : {}), ...(obj ? { obj } : {}) });
+  if (leadingStages(filters).length > 0) {
+    const objStm = dict?.type === "ObjStm" && dict.n !== undefined && dict.first !== undefined ? { objStm: { n: dict.n, first: dict.first } } : {};
+    streams.push({ data: bytes.subarray(i, end), filters, ...(dict?.type ? { type: dict.type } : {}), ...(obj ? { obj } : {}), ...objStm });
+  }
   return resume;
 }

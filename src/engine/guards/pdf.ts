@@ -1,9 +1,10 @@
 import { payloadTooLarge, tooManyPages, unsupportedFormat } from "../../errors.ts";
 import { ascii85Decode, asciiHexDecode, leadingStages, lzwDecode, runLengthDecode, type Stage } from "./filters.ts";
 import { countInflated, type InflateCount } from "./inflate.ts";
+import { formNestingDepth } from "./forms.ts";
 import { type CryptState, pdfCrypt } from "./pdf-crypt.ts";
 import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
-import { type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
+import { type ObjectStart, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
 
 export interface PdfGuardReport {
   pagesCountClaim: number;
@@ -15,6 +16,8 @@ export interface PdfGuardReport {
   embeddedFiles: boolean;
   /** "open": encrypted and decrypted for the checks; "locked": encrypted, streams not checked (see below). */
   encryption: CryptState["kind"];
+  /** Longest chain of form XObjects drawing one another. */
+  formDepth: number;
 }
 
 export interface PdfGuardOptions {
@@ -32,7 +35,10 @@ export interface PdfGuardOptions {
 export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLimits> = {}, options: PdfGuardOptions = {}): Promise<PdfGuardReport> {
   const limits = pdfGuardLimits(overrides);
   const crypt = pdfCrypt(bytes, options.password);
-  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind };
+  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind, formDepth: 0 };
+  const refs = new Map<number, number[]>();
+  const forms: number[] = [];
+  let refsComplete = true;
   const absorb = (s: PdfSyntax) => {
     if (s.depthExceeded) throw unsupportedFormat(`The PDF nests arrays or dictionaries more than ${limits.maxNestingDepth} levels deep`);
     report.pagesCountClaim = Math.max(report.pagesCountClaim, s.pagesCountClaim);
@@ -40,6 +46,13 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
     report.streams += s.streamCount;
     if (s.streams.length > limits.maxStreams) throw payloadTooLarge(`The PDF has more than ${limits.maxStreams} compressed streams`);
     report.javaScript ||= s.javaScript;
+    for (const [obj, list] of s.refs) {
+      const have = refs.get(obj);
+      if (have) have.push(...list);
+      else refs.set(obj, list);
+    }
+    forms.push(...s.forms);
+    refsComplete &&= !s.refsTruncated;
     report.embeddedFiles ||= s.embeddedFiles;
     checkPageClaim(report.pagesCountClaim, limits.maxPages);
   };
@@ -52,9 +65,26 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
   for (const raw of top.streams) {
     const stream = crypt.kind === "open" && raw.type !== "XRef" && raw.obj ? { ...raw, data: crypt.decrypt(raw.obj.num, raw.obj.gen, raw.data) } : raw;
     const objects = await inflateStream(stream, limits, report);
-    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth, limits.maxStreams));
+    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth, limits.maxStreams, objectStarts(objects, stream)));
+  }
+  // With references missing (a file with millions of them) the depth could only be underestimated.
+  if (refsComplete) {
+    report.formDepth = formNestingDepth(refs, forms, limits.maxFormDepth);
+    if (report.formDepth > limits.maxFormDepth) throw unsupportedFormat(`The PDF nests form XObjects more than ${limits.maxFormDepth} deep`);
   }
   return report;
+}
+
+/** The `num offset` pairs that head an object stream, as absolute offsets into its decoded bytes. */
+function objectStarts(data: Uint8Array, stream: StreamRef): ObjectStart[] {
+  if (!stream.objStm) return [];
+  const { n, first } = stream.objStm;
+  if (!Number.isInteger(n) || !Number.isInteger(first) || n < 0 || first < 0 || first > data.length) return [];
+  const header = Buffer.from(data.buffer, data.byteOffset, first).toString("latin1");
+  const numbers = header.match(/\d+/g) ?? [];
+  const starts: ObjectStart[] = [];
+  for (let k = 0; k + 1 < numbers.length && starts.length < n; k += 2) starts.push({ num: Number(numbers[k]), at: first + Number(numbers[k + 1]) });
+  return starts.sort((a, b) => a.at - b.at);
 }
 
 export function checkPageClaim(claim: number, maxPages: number): void {

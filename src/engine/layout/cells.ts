@@ -18,6 +18,9 @@ export interface Cell {
 
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
+/** "03/01/" whose year went to the next line (the trailing separator tells it from a fraction). */
+const BROKEN_NUMERIC_DATE = /^\d{1,2}[-/.]\d{1,2}[-/.]$/;
+
 /** Kinds of recently seen strings: statements repeat dates, channels and amounts. */
 const kindCache = new Map<string, CellKind>();
 /** Entries kept before the cache is emptied (strings; about 2 MB at most). */
@@ -36,7 +39,7 @@ function computeKind(text: string): CellKind {
   const t = text.trim();
   if (DRCR.test(t)) return "drcr";
   if (isEmptyAmount(t)) return "empty";
-  if (scanDate(t) || scanPartialDate(t)) return "date";
+  if (scanDate(t) || scanPartialDate(t) || BROKEN_NUMERIC_DATE.test(t)) return "date";
   if (TIME_ONLY.test(t)) return "time";
   const a = parseAmount(t);
   if (a) return a.moneyShaped || a.signed ? "money" : "integer";

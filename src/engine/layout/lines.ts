@@ -126,6 +126,9 @@ function joinDateAndTime(cells: Cell[], h: number): void {
   }
 }
 
+/** A sheet row's "glyph height" in row units: the next row (1 below) is within the continuation and header gaps. */
+const SHEET_ROW_HEIGHT = 0.8;
+
 /** A sheet row as a line: each non-empty cell is a cell spanning its column index. */
 export function sheetLines(sheet: SheetTable, sheetIndex: number): Line[] {
   const width = sheet.rows.reduce((m, r) => Math.max(m, r.length), 0);
@@ -140,7 +143,7 @@ export function sheetLines(sheet: SheetTable, sheetIndex: number): Line[] {
       if (typed.length === 1) cells.push({ ...typed[0]!, x0: c + 0.05, x1: c + 0.95 });
       else cells.push({ text, x0: c + 0.05, x1: c + 0.95, kind: "text" });
     });
-    lines.push({ page: sheetIndex + 1, y: r, h: 0.8, cells, text: cells.map((c) => c.text).join(" "), pageWidth: Math.max(width, 1), source: "sheet" });
+    lines.push({ page: sheetIndex + 1, y: r, h: SHEET_ROW_HEIGHT, cells, text: cells.map((c) => c.text).join(" "), pageWidth: Math.max(width, 1), source: "sheet" });
   });
   return lines;
 }

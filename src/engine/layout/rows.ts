@@ -54,6 +54,11 @@ const FOREIGN_HEADER_DISTANCE_WEIGHT = 0.25;
 /** Sheet cells sit exactly in their column: distance outweighs every type preference. */
 const SHEET_DISTANCE_WEIGHT = 10;
 
+/** Titles of tables whose items are not posted transactions. */
+const NOT_POSTED = /\b(?:pending|not\s+yet\s+posted|unposted|uncleared|on\s+hold|holds|lien|reserved\s+amounts?|blocked\s+funds|authori[sz]ations?\s+pending)\b/i;
+/** A table title sits within this many glyph heights above its header. */
+const SECTION_TITLE_GAP = 3;
+
 /** Page furniture: "Page 2 of 5", "2 / 5", a bare page number (up to 3 digits: 4 could be a year on a date's second line). */
 const PAGE_FOOTER = /^(?:page\s*\d+(?:\s*(?:of|\/)\s*\d+)?|\d+\s*(?:of|\/)\s*\d+|\d{1,3}|continued.*|.*(?:page)\s+\d+\s+of\s+\d+.*)$/i;
 
@@ -88,6 +93,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
   // Index of the first row on the current page; rows before it belong to earlier pages.
   let pageFirstRow = 0;
   let page = -1;
+  // Under a "Pending transactions" header: lines are kept out of the rows until the next header.
+  let skipping = false;
+  const labelled: { line: Line; rowIndex: number }[] = [];
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -103,6 +111,11 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
     }
     const h = headerAt(lines, i);
     if (h) {
+      // A table titled as pending or held items lists what is not on the statement yet.
+      const title = lines[i - 1];
+      skipping = Boolean(
+        title && title.page === line.page && line.y - title.y <= SECTION_TITLE_GAP * line.h && title.cells.every((c) => c.kind === "text") && NOT_POSTED.test(title.text),
+      );
       const body: Line[] = [];
       for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
       header = { ...h, columns: widenColumns(h.columns, body) };
@@ -115,7 +128,7 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       i += h.lineCount - 1;
       continue;
     }
-    if (!header) {
+    if (!header || skipping) {
       outside.push(line);
       continue;
     }
@@ -160,6 +173,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       const sameTable = near || OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
       if (sameTable) {
         amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length });
+        // A labelled figure above the first row ("Opening Balance 1,000.00" under the header) is
+        // also a statement fact, whichever column its number fell in.
+        if (OPENING_LABEL.test(line.text) ? rows.length === 0 : CLOSING_LABEL.test(line.text)) labelled.push({ line, rowIndex: rows.length });
         lastTableY = line.y;
         lastTablePage = line.page;
       } else {
@@ -173,8 +189,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       outside.push(line);
       continue;
     }
-    // Text that runs across the table (a disclaimer between rows) is not part of any row.
-    if (!withinBands(columns, assigned.byColumn)) {
+    // Text that runs across the table (a disclaimer between rows), or has a part that fits no
+    // column (a "Label  value" pair under the table), is not part of any row.
+    if (assigned.dropped.length > 0 || !withinBands(columns, assigned.byColumn)) {
       outside.push(line);
       continue;
     }
@@ -185,6 +202,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
   }
 
   attachContinuations(rows, pendings, outside);
+  // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
+  // Balance ...") are statement facts too; carry-forward lines between pages are not.
+  for (const l of labelled) if (l.rowIndex === 0 || l.rowIndex === rows.length) outside.push(l.line);
   outside.sort((a, b) => a.page - b.page || a.y - b.y);
   return { rows, amountLines, outside, headerText, columns: firstColumns };
 }
@@ -228,7 +248,7 @@ const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === 
 /** Opening-balance and brought-forward lines. */
 export const OPENING_LABEL = /opening\s*bal|bal(?:ance)?\.?\s*b\/?f|brought\s*f(?:or)?w(?:ar)?d|balance\s+brought|previous\s+balance|beginning\s+balance|balance\s+forward|start(?:ing)?\s+balance/i;
 /** Closing and totals lines; "Total" only where it leads the line or labels a figure, never "POS @ TOTAL ENERGIES". */
-export const CLOSING_LABEL = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b|\btotals?\s*:|ending\s+balance|final\s+balance/i;
+export const CLOSING_LABEL = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b|\btotals?\s*:|\bpage\s+totals?\b|ending\s+balance|final\s+balance/i;
 
 const BARE_NUMBER = /^\d{1,3}$/;
 

@@ -37,6 +37,8 @@ export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promis
   let rowCount = 0;
   let cellCount = 0;
   for (const ws of workbook.worksheets) {
+    // A hidden sheet (lookup tables, a tool's scratch data) is not part of the statement anyone sees.
+    if (ws.state === "hidden" || ws.state === "veryHidden") continue;
     const rows: string[][] = [];
     for (let r = 1; r <= ws.rowCount; r++) {
       rowCount++;

@@ -1,0 +1,64 @@
+import { describe, expect, test } from "bun:test";
+import { formatLagos } from "../../src/engine/dates.ts";
+import { pageLines, sheetLines } from "../../src/engine/layout/lines.ts";
+import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "../../src/engine/metadata.ts";
+import { page } from "./layout-helpers.ts";
+
+const facts = (lines: Parameters<typeof page>[1]) => extractHeaderFacts(pageLines(page(1, lines)));
+const day = (d: Parameters<typeof formatLagos>[0] | undefined) => (d ? formatLagos(d).slice(0, 10) : null);
+
+describe("statement facts beside and under their labels", () => {
+  test("label and value on one line, far apart, with a colon cell between", () => {
+    const f = facts([
+      [60, [20, "Account Name"], [80, ":"], [120, "ADA OKAFOR"], [400, "Opening Balance"], [480, "₦1,000.50"]],
+      [72, [20, "Account No."], [120, "0123 456 789"], [400, "Closing Bal."], [480, "(250.00)"]],
+      [84, [20, "Period"], [120, "01-Jan-2024"], [173, "To"], [187, "31-Jan-2024"]],
+      [96, [20, "Currency"], [120, "Naira"]],
+    ]);
+    expect(f).toMatchObject({ holder: "ADA OKAFOR", accountNumber: "0123456789", opening: 100050n, closing: -25000n, currency: "NGN" });
+    expect(f.period?.map(day)).toEqual(["2024-01-01", "2024-01-31"]);
+  });
+
+  test("values under their labels in summary boxes; the first occurrence wins", () => {
+    const f = facts([
+      [60, [20, "Opening Balance"], [200, "Total Debit"], [380, "Debit Count"]],
+      [72, [20, "₦204.31"], [200, "₦6,623.00"], [380, "16"]],
+      [300, [20, "Opening Balance"]],
+      [312, [20, "₦0.00"]],
+    ]);
+    expect(f).toMatchObject({ opening: 20431n, totalDebit: 662300n, debitCount: 16 });
+  });
+
+  test("several label: value pairs flattened into one run, and labels drawn word by word", () => {
+    const f = extractHeaderFacts(sheetLines({ name: "s", rows: [["Account Name: IBEKWE HALIMA Account Number: 8084303208 Period: 01-Mar-2024 to 31-Mar-2024"]] }, 0));
+    expect(f).toMatchObject({ holder: "IBEKWE HALIMA", accountNumber: "8084303208" });
+    expect(f.period?.map(day)).toEqual(["2024-03-01", "2024-03-31"]);
+    const g = facts([[60, [20, "ACCOUNT"], [60, "NO:"], [120, "3772393171"]], [72, [20, "FROM"], [60, ":"], [120, "01 May 2023 - 31 May 2023"]]]);
+    expect(g.accountNumber).toBe("3772393171");
+    expect(g.period?.map(day)).toEqual(["2023-05-01", "2023-05-31"]);
+  });
+
+  test("the holder: a labelled name, else the salutation, else capitals atop the address", () => {
+    expect(facts([[40, [20, "Dear ADA OKAFOR,"]], [60, [20, "Customer Name:"], [120, "JOHN DOE"]]]).holder).toBe("JOHN DOE");
+    expect(facts([[40, [20, "Dear"], [45, "Ada Okafor"]]]).holder).toBe("Ada Okafor");
+    expect(facts([[40, [20, "Dear Valued Customer"]]]).holder).toBeNull();
+    expect(facts([[30, [20, "STANBIC IBTC BANK"]], [40, [20, "PRIVATE AND CONFIDENTIAL"]], [50, [20, "OGUNLEYE TEMITOPE SEGUN"]], [60, [20, "12 AJOSE ADEOGUN STREET"]]]).holder).toBe("OGUNLEYE TEMITOPE SEGUN");
+  });
+
+  test("a month as the period is that whole month, also in a title", () => {
+    expect(facts([[60, [20, "Statement Period:"], [120, "February 2024"]]]).period?.map(day)).toEqual(["2024-02-01", "2024-02-29"]);
+    expect(facts([[40, [20, "Statement for January 2024"]]]).period?.map(day)).toEqual(["2024-01-01", "2024-01-31"]);
+    expect(facts([[40, [20, "Statement of account from 01/03/2024 to 31/03/2024"]]]).period?.map(day)).toEqual(["2024-03-01", "2024-03-31"]);
+  });
+});
+
+describe("account number masking", () => {
+  test("only the last four digits survive, everywhere", () => {
+    expect(maskAccountNumber("0123456789")).toBe("******6789");
+    expect(maskAccountNumber(null)).toBe("");
+    const scrub = accountScrubber("0123456789");
+    expect(scrub("TRF FROM 0123456789 TO X")).toBe("TRF FROM ******6789 TO X");
+    // A longer number that merely contains the account number is another number.
+    expect(scrub("REF 901234567890")).toBe("REF 901234567890");
+  });
+});
