@@ -192,19 +192,28 @@ add("machine cores", String(CORES));
 // server (workers have loaded pdf.js and compiled the hot paths), as a long-running service is.
 const warm = (s: Server) => job(s, inputs.medium, "warmup.pdf");
 
-// 1 worker
+// One server with 1 worker, one with a worker per core, and mutool take turns on the large PDF
+// (best of 2 each), so all three see the same moments of a shared machine.
 const one = await startServer(1);
-await warm(one);
-const largeOne = await job(one, inputs.large, "large.pdf");
-const ppsOne = LARGE_PAGES / (largeOne.ms / 1000);
-add(`large PDF (${LARGE_PAGES} pages) end-to-end, 1 worker`, `${f1(largeOne.ms / 1000)} s, ${f1(ppsOne)} pages/s, ${largeOne.rows} rows`);
-await one.stop();
-
-// all workers
 const all = await startServer(CORES);
+await warm(one);
 await warm(all);
-const { value: largeAll, peak: peakOne } = await withPeakRss(all.pid, () => bestOf(2, () => job(all, inputs.large, "large.pdf")));
+const largePath = join(OUT, "large.pdf");
+const oneRuns: { ms: number; rows: number }[] = [];
+const mutoolRuns: (number | undefined)[] = [];
+const { value: largeAll, peak: peakOne } = await withPeakRss(all.pid, () =>
+  bestOf(2, async () => {
+    oneRuns.push(await job(one, inputs.large, "large.pdf"));
+    const r = await job(all, inputs.large, "large.pdf");
+    mutoolRuns.push(timeCommand(["mutool", "draw", "-q", "-F", "stext", "-o", "/dev/null", largePath]));
+    return r;
+  }),
+);
+await one.stop();
+const largeOne = oneRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+const ppsOne = LARGE_PAGES / (largeOne.ms / 1000);
 const ppsAll = LARGE_PAGES / (largeAll.ms / 1000);
+add(`large PDF (${LARGE_PAGES} pages) end-to-end, 1 worker (best of 2)`, `${f1(largeOne.ms / 1000)} s, ${f1(ppsOne)} pages/s, ${largeOne.rows} rows`);
 add(`large PDF end-to-end, ${CORES} workers (best of 2)`, `${f1(largeAll.ms / 1000)} s, ${f1(ppsAll)} pages/s, ${largeAll.rows} rows`);
 add("scaling (all workers / 1 worker)", `${(ppsAll / ppsOne).toFixed(2)}x`);
 add("peak RSS during one large job", `${f1(peakOne)} MiB`);
@@ -212,11 +221,9 @@ const t8 = performance.now();
 const { value: eight, peak: peakEight } = await withPeakRss(all.pid, () =>
   Promise.allSettled(Array.from({ length: 8 }, () => job(all, inputs.large, "large.pdf"))),
 );
+const eightS = (performance.now() - t8) / 1000;
 const eightFailed = eight.filter((r) => r.status === "rejected").length;
-add(
-  "8 concurrent large jobs",
-  `${f1((performance.now() - t8) / 1000)} s for all, ${f1((8 * LARGE_PAGES) / ((performance.now() - t8) / 1000))} pages/s, ${eightFailed} failed`,
-);
+add("8 concurrent large jobs", `${f1(eightS)} s for all, ${f1((8 * LARGE_PAGES) / eightS)} pages/s, ${eightFailed} failed`);
 add("peak RSS with 8 concurrent large jobs", `${f1(peakEight)} MiB`);
 
 const mediumMs = median(await sequential(3, () => job(all, inputs.medium, "medium.pdf")));
@@ -234,12 +241,10 @@ for (const [c, n] of [[1, 200], [8, 400], [32, 640]] as const) {
 }
 await all.stop();
 
-const largePath = join(OUT, "large.pdf");
-const mutoolRuns = [0, 1].map(() => timeCommand(["mutool", "draw", "-q", "-F", "stext", "-o", "/dev/null", largePath]));
 if (mutoolRuns.every((ms) => ms !== undefined)) {
   const mutoolMs = Math.min(...(mutoolRuns as number[]));
   const pps = LARGE_PAGES / (mutoolMs / 1000);
-  add("mutool draw -F stext, same large PDF (best of 2)", `${f1(mutoolMs / 1000)} s, ${f1(pps)} pages/s`);
+  add("mutool draw -F stext, same large PDF (best of 2, run alternately with ours)", `${f1(mutoolMs / 1000)} s, ${f1(pps)} pages/s`);
   add(`ratio ours (${CORES} workers) / mutool (goal: at least 1)`, `${(ppsAll / pps).toFixed(2)}`);
   add("ratio ours (1 worker) / mutool", `${(ppsOne / pps).toFixed(2)}`);
 } else add("mutool", "not installed or failed (apt-get install mupdf-tools)");

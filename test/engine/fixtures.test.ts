@@ -11,6 +11,7 @@ import { differences } from "../../fixtures/compare.ts";
 import type { ExpectedResponse } from "../../fixtures/lib/expected.ts";
 import { LAYOUTS } from "../../fixtures/layouts/index.ts";
 import { compareLocal, makeStatement } from "../../fixtures/lib/model.ts";
+import { iso, printDate, type DateStyle } from "../../fixtures/lib/format.ts";
 import { parseStatement } from "../../src/engine/index.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures");
@@ -86,6 +87,23 @@ describe("fixtures on disk match the generator", () => {
       if (s.closing !== (s.txns.at(-1)?.balance ?? s.opening)) problems.push(`${layout.name}: closing balance`);
     }
     expect(problems).toEqual([]);
+  });
+
+  test("the generator prints every date style as its comment says", () => {
+    const t = { y: 2024, m: 1, d: 3, hh: 14, mi: 2, ss: 9 };
+    const styles: Array<[DateStyle, string]> = [
+      ["dd-Mon-yyyy", "03-Jan-2024"], ["dd-MON-yy", "03-JAN-24"], ["dd-MON-yyyy", "03-JAN-2024"], ["Mon d, yyyy", "Jan 3, 2024"],
+      ["dd Mon", "03 Jan"], ["d Month yyyy", "3 January 2024"], ["dd/mm/yyyy", "03/01/2024"], ["yyyy-mm-dd", "2024-01-03"],
+      ["dd Mon yyyy", "03 Jan 2024"], ["yyyy Mon dd", "2024 Jan 03"], ["mm/dd/yyyy", "01/03/2024"], ["dd.mm.yyyy", "03.01.2024"],
+      ["d-Mon-yy", "3-Jan-24"], ["dd/mm/yy", "03/01/24"], ["dd-mm-yyyy", "03-01-2024"], ["do Mon yyyy", "3rd Jan 2024"], ["yyyy/mm/dd", "2024/01/03"],
+    ];
+    expect(styles.map(([style]) => printDate(t, style))).toEqual(styles.map(([, want]) => want));
+    expect(printDate(t, "mm/dd/yyyy", "hh:mm:ss AM")).toBe("01/03/2024 02:02:09 PM");
+    expect(printDate({ ...t, hh: 0 }, "dd/mm/yyyy", "h:mm AM")).toBe("03/01/2024 12:02 AM");
+    expect(printDate({ ...t, d: 11 }, "do Mon yyyy")).toBe("11th Jan 2024");
+    expect(printDate({ ...t, d: 22 }, "do Mon yyyy")).toBe("22nd Jan 2024");
+    expect(iso(t, true)).toBe("2024-01-03T14:02:09+01:00");
+    expect(iso(t, false)).toBe("2024-01-03T00:00:00+01:00");
   });
 
   test("expected JSON follows the output conventions", () => {

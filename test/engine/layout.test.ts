@@ -495,6 +495,22 @@ describe("sheets", () => {
   });
 });
 
+describe("sheet date serials", () => {
+  test("unformatted Excel date serials under the date heading are dates", () => {
+    const r = assembleStatement(
+      sheetDoc([
+        ["Date", "Narration", "Debit", "Credit", "Balance"],
+        ["45292", "SALARY", "", "500.00", "1500.00"],
+        ["45293.5", "POS", "100.00", "", "1400.00"],
+      ]),
+    );
+    expect(r.transactions.map((t) => [t.date, t.narration])).toEqual([
+      ["2024-01-01T00:00:00+01:00", "SALARY"],
+      ["2024-01-02T12:00:00+01:00", "POS"],
+    ]);
+  });
+});
+
 describe("errors", () => {
   const fail = (f: () => unknown): AppError => {
     try {

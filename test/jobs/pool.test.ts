@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { PDFDocument } from "pdf-lib";
 import type { ParseResponse, Progress } from "../../src/engine/types.ts";
 import { AppError } from "../../src/errors.ts";
 import { orderParts, planRanges } from "../../src/jobs/planner.ts";
@@ -72,6 +73,23 @@ describe("worker pool with the real engine", () => {
     expect(response.transactions.length).toBe(24 * 22);
     expect(response.transactions[0]!.narration).toContain("TRANSFER FROM PAYER 1");
     expect(response.transactions.at(-1)!.narration).toContain("POS PURCHASE SHOP 528");
+  }, 60_000);
+
+  test("a large PDF without any text fails as scanned_document when split, as it does whole", async () => {
+    const pdf = await PDFDocument.create();
+    for (let i = 0; i < 12; i++) pdf.addPage([595, 842]).drawRectangle({ x: 40, y: 40, width: 100, height: 20 });
+    const bytes = await pdf.save();
+    for (const workers of [2, 1]) {
+      let ranges = 0;
+      const err = await runDocument(
+        { pool, timeoutMs: 60_000, freeWorkers: () => workers },
+        { kind: "json", doc: doc(bytes) },
+        { onRange: () => ranges++ },
+      ).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).errorClass).toBe("scanned_document");
+      expect(ranges).toBe(workers === 2 ? 2 : 0);
+    }
   }, 60_000);
 
   test("PARSE_TIMEOUT aborts the task in its worker with parse_timeout, and the pool carries on", async () => {

@@ -100,11 +100,13 @@ export function splitTyped(tokens: Token[]): Cell[] {
         // A number inside a phrase ("... TRANSACTION 103265", "SALARY APR 2024 ...") is part of the text.
         if (kind === "integer" && prev?.kind === "text") kind = "text";
         if (kind === "text" && prev?.kind === "text") {
+          // Word extents are kept only for runs of several words (the only ones a column edge can cut).
+          prev.words ??= [{ text: prev.text, x0: prev.x0, x1: prev.x1 }];
+          prev.words.push(t);
           prev.text += ` ${t.text}`;
           prev.x1 = t.x1;
-          prev.words?.push(t);
         } else {
-          out.push({ text: t.text, x0: t.x0, x1: t.x1, kind, ...(kind === "text" ? { words: [t] } : {}) });
+          out.push({ text: t.text, x0: t.x0, x1: t.x1, kind });
         }
         taken = 1;
       }
@@ -124,6 +126,8 @@ export function splitTyped(tokens: Token[]): Cell[] {
   return out;
 }
 
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
 /** Words of a string with x extents estimated in proportion to character counts. */
 export function tokensOf(text: string, x0: number, x1: number): Token[] {
   const tokens: Token[] = [];
@@ -131,7 +135,8 @@ export function tokensOf(text: string, x0: number, x1: number): Token[] {
   const len = text.length || 1;
   const re = /\S+/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    tokens.push({ text: m[0], x0: x0 + (width * m.index) / len, x1: x0 + (width * (m.index + m[0].length)) / len });
+    // Hundredths of a point are plenty for layout and keep serialised lines small (worker pool).
+    tokens.push({ text: m[0], x0: round2(x0 + (width * m.index) / len), x1: round2(x0 + (width * (m.index + m[0].length)) / len) });
   }
   return tokens;
 }

@@ -1,6 +1,6 @@
 import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "./cells.ts";
-import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
+import { type Assigned, assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -137,6 +137,7 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
     const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : headerPage === line.page || headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
     const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
     if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
+    if (line.source === "sheet") recoverSerialDates(columns, assigned);
     // A line most of whose cells fit no column is not part of the table.
     if (assigned.dropped.length * 2 > line.cells.length) {
       outside.push(line);
@@ -270,6 +271,30 @@ function moveStrayDates(columns: Column[], byColumn: Cell[][]): void {
       byColumn[home]!.push(c);
       byColumn[home]!.sort((a, b) => a.x0 - b.x0);
     }
+  });
+}
+
+/** Excel date serials of 1970-01-01 and 2099-12-31: numbers in this range under a date heading are dates. */
+const SERIAL_MIN = 25569;
+const SERIAL_MAX = 73050;
+/** Excel day 0 (1899-12-30), in Unix milliseconds. */
+const SERIAL_EPOCH_MS = Date.UTC(1899, 11, 30);
+
+/**
+ * A sheet whose date cells are not formatted as dates holds their serial numbers (45321). Under a
+ * date column such a number is the date, read as Excel does (days since 1899-12-30, fraction = time).
+ */
+function recoverSerialDates(columns: Column[], assigned: Assigned): void {
+  columns.forEach((col, j) => {
+    if ((col.role !== "date" && col.role !== "value_date") || assigned.byColumn[j]!.length > 0) return;
+    const k = assigned.dropped.findIndex((c) => Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0) > 0);
+    if (k < 0) return;
+    const cell = assigned.dropped[k]!;
+    const n = Number(cell.text);
+    if (!/^\d{5}(?:\.\d+)?$/.test(cell.text) || n < SERIAL_MIN || n > SERIAL_MAX) return;
+    const d = new Date(SERIAL_EPOCH_MS + Math.round(n * 86_400) * 1000);
+    assigned.dropped.splice(k, 1);
+    assigned.byColumn[j]!.push({ ...cell, text: d.toISOString().slice(0, 19), kind: "date" });
   });
 }
 
