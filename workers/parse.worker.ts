@@ -173,6 +173,12 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
       post(task.port, { type: "end" });
       task.port.close();
     }
-    retiring = overHeapLimit();
+    // Measured once the answer is on its way (a macrotask runs after Piscina posts it): forcing a
+    // collection of a large task's garbage takes a few hundred ms, which must not hold back the
+    // answer a document's next step waits for. If the next task arrives first, the check runs
+    // between that task's steps and the one after it retires instead; either way one task later.
+    setImmediate(() => {
+      retiring ||= overHeapLimit();
+    });
   }
 }

@@ -5,6 +5,7 @@ import { detectBank, profileById } from "./banks/detect.ts";
 import { completePartialDate, dateSortKey, formatLagos, inferDayMonthOrder, type RawDate, resolveDate, scanDate, scanPartialDate } from "./dates.ts";
 import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { inferColumns } from "./layout/infer.ts";
+import { stitchBrokenDates } from "./layout/stitch.ts";
 import { CLOSING_LABEL, OPENING_LABEL, type RoleTexts, scanTable } from "./layout/rows.ts";
 import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata.ts";
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./money.ts";
@@ -52,7 +53,8 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
  * PURE: assembleStatement over the document's lines already built (pageLines of each page, in
  * page order), so a large PDF's lines can be built in parallel, a page range per worker.
  */
-export function assembleLines(lines: Line[], producer: string, opts: { bank?: string } = {}): ParseResponse {
+export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: { bank?: string } = {}): ParseResponse {
+  const lines = stitchBrokenDates(pageLinesInOrder);
   let scan = scanTable(lines);
   let headerless = false;
   if (!scan.columns) {
@@ -197,6 +199,7 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
   const account = facts.accountNumber;
+  if (scan.otherAccount && scan.otherAccount !== account) result.checks.notes.push(`A section for another account (${maskAccountNumber(scan.otherAccount)}) follows; only the first account's transactions were read.`);
   const scrub = accountScrubber(account);
   const transactions: Transaction[] = result.rows.map((r) => ({
     date: formatLagos(r.raw),
@@ -233,8 +236,14 @@ export function assembleLines(lines: Line[], producer: string, opts: { bank?: st
  * on the next line) and the time column, else the date cell of the row's own line.
  */
 function rowDate(cells: RoleTexts, dateText: string): RawDate | null {
+  // A date broken mid-number ("01/10/202" + "4", "03 Jan 20" + "24") joins its digits back.
+  let date = cells.date;
+  if (date && !scanDate(date)) {
+    const glued = date.replace(/(\d)\s+(?=\d)/g, "$1");
+    if (scanDate(glued)) date = glued;
+  }
   // Halves of a date broken over two lines join without the line break ("03/01/" + "2024").
-  const joined = [cells.date, cells.time].filter(Boolean).join(" ").replace(/([-/.])\s+(?=\d)/g, "$1");
+  const joined = [date, cells.time].filter(Boolean).join(" ").replace(/([-/.])\s+(?=\d)/g, "$1");
   return scanDate(joined) ?? scanDate(dateText + (cells.time ? ` ${cells.time}` : "")) ?? scanDate(dateText);
 }
 

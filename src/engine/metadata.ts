@@ -25,7 +25,7 @@ export interface HeaderFacts {
 type Field = "accountNumber" | "holder" | "salutation" | "period" | "periodStart" | "periodEnd" | "opening" | "closing" | "totalDebit" | "totalCredit" | "debitCount" | "creditCount" | "currency";
 
 const LABELS: [Field, RegExp][] = [
-  ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban$/i],
+  ["accountNumber", /^(?:customer\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban$|^wallet\s+(?:no|number|id)\.?$/i],
   ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder|customer\s+name|name\s+of\s+account|name|customer|account\s+title|holder)$/i],
   ["salutation", /^dear$/i],
   ["period", /^(?:statement\s+|transaction\s+|reporting\s+|report\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$/i],
@@ -105,7 +105,7 @@ export function extractHeaderFacts(all: Line[], tableTop?: { page: number; y: nu
       }
       // A label drawn as two words ("ACCOUNT" "NO:") wins over its first word alone.
       const pair = ci + 1 < cells.length ? labelField(cells.slice(ci, ci + 2).map((c) => c.text).join(" ")) : null;
-      const field = pair ?? labelField(cell.text);
+      const field = pair ?? labelField(cell.text) ?? wrappedLabel(lines, li, cell);
       if (!field) continue;
       const labelSpan = pair ? 2 : 1;
       const valueCells: Cell[] = [];
@@ -135,7 +135,9 @@ export function extractHeaderFacts(all: Line[], tableTop?: { page: number; y: nu
         const run: Cell[] = [below.cells[start]!];
         for (let k = start + 1; k < below.cells.length; k++) {
           const c = below.cells[k]!;
-          if (c.x0 - run[run.length - 1]!.x1 > runGap(below) || labelField(c.text)) break;
+          // "to" between two dates is part of a period, not the next label.
+          const periodJoin = PERIOD_JOINER.test(c.text) && scanDate(run[run.length - 1]!.text) !== null;
+          if (c.x0 - run[run.length - 1]!.x1 > runGap(below) || (labelField(c.text) && !periodJoin)) break;
           run.push(c);
         }
         if (labelField(run[0]!.text)) break;
@@ -193,6 +195,34 @@ function unlabelledHolder(lines: Line[]): string | null {
   return null;
 }
 
+/** The second half of a label wrapped in a narrow box cell starts within this share of the glyph height of the first. */
+const WRAP_EDGE = 0.6;
+/** ... on a line at most this many glyph heights below. */
+const WRAP_BELOW = 1.8;
+
+/**
+ * A label wrapped in its cell ("Statement" over "Period"): the field of the two halves joined,
+ * when the second half is alone at the same left edge just below. Its value is the first half's.
+ */
+function wrappedLabel(lines: Line[], li: number, cell: Cell): Field | null {
+  if (cell.kind !== "text" || cell.text.length > 25) return null;
+  const line = lines[li]!;
+  for (let lj = li + 1; lj < lines.length; lj++) {
+    const below = lines[lj]!;
+    if (below.page !== line.page || below.y - line.y > WRAP_BELOW * line.h) break;
+    const tail = below.cells.find((c) => Math.abs(c.x0 - cell.x0) <= WRAP_EDGE * line.h);
+    if (!tail) continue;
+    return tail.kind === "text" ? labelField(`${cell.text} ${tail.text}`) : null;
+  }
+  return null;
+}
+
+/** The word between a period's two dates. */
+const PERIOD_JOINER = /^(?:to|through|till|until|-|–)$/i;
+
+/** A value that is itself a label or a title ("Account Type:", "Account Statement"): never a holder's name. */
+const LABEL_LIKE = /:\s*$|^(?:account|acct|a\/c|customer|statement|address|branch|currency|bvn|phone|e-?mail|period|opening|closing|balance|date)\b/i;
+
 /** A statement title that carries its period. */
 const PERIOD_TITLE = /\bstatement(?:\s+of\s+accounts?)?\s+(?:for|from|covering)\s+(?:the\s+(?:month|period)\s+(?:of\s+)?)?(.{6,60})$/i;
 
@@ -237,6 +267,7 @@ function acceptable(field: Field, value: string): boolean {
     case "holder":
     case "salutation":
       if (/^(?:customer|sir|madam|sir\/madam|valued customer|client)\b/i.test(value)) return false;
+      if (LABEL_LIKE.test(value) || labelField(value)) return false;
       return /[a-z]{2}/i.test(value) && !parseAmount(value) && !scanDate(value) && value.length <= 80 && !/\bstatement\b/i.test(value);
     case "opening":
     case "closing":

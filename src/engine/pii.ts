@@ -27,6 +27,8 @@ export function findStatementPii(doc: ExtractedDocument): StatementPii {
   const printed = new Set<string>();
   const numbers = new Set<string>();
   if (facts.accountNumber) numbers.add(facts.accountNumber);
+  // A second account's section (not parsed) is the holder's too.
+  if (scan.otherAccount) numbers.add(scan.otherAccount);
   for (const line of lines) {
     for (const m of line.text.matchAll(ACCOUNT_INLINE)) {
       const spelled = m[1]!.trim();

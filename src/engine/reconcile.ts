@@ -131,7 +131,12 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
 
   const rowChain = firstBreak === null;
   // Derived balances chain by construction, so then only the printed figures can vouch for the rows.
-  const rowWiseReconcilable = rowChain && (!balancesDerived || (totalsMatch !== false && closingMatch !== false));
+  // With no balance column and no printed opening balance the chain starts from an assumed 0.00:
+  // the movements are the statement's, the balances are not, and a lender must not read them as
+  // checked unless a printed closing balance or total agrees.
+  const unvouched = balancesDerived && !hasBalances && openingSource === "assumed_zero" && totalsMatch !== true && closingMatch !== true;
+  if (unvouched) notes.push("Balances were counted from an assumed 0.00 and no printed figure confirms them; they are not the account's balances.");
+  const rowWiseReconcilable = rowChain && !unvouched && (!balancesDerived || (totalsMatch !== false && closingMatch !== false));
   return {
     rows: out,
     opening,

@@ -162,11 +162,24 @@ const MIN_TEXT_SUPPORT = 0.1;
  * printed on date lines cluster at the column's real left edge. A cluster whose extent holds the
  * label's centre moves the column's left edge there.
  */
+/** Fewer dated lines than this under a header: the producer broke its dates, so rows are told by their amounts. */
+const MIN_DATED_LINES = 3;
+
+/**
+ * The body lines that are surely table rows: those with a date. When a producer breaks every date
+ * over two lines ("01/10/202" over "4", as word processors wrap a narrow cell), none has one and
+ * the lines with amounts stand in.
+ */
+function anchorLines(body: Line[]): Line[] {
+  const dated = body.filter((l) => l.cells.some((c) => c.kind === "date"));
+  if (dated.length >= MIN_DATED_LINES) return dated;
+  return body.filter((l) => l.cells.some((c) => c.kind === "money"));
+}
+
 function learnTextBands(out: Column[], body: Line[], tol: number): void {
   const cells: Cell[] = [];
   let anchors = 0;
-  for (const line of body) {
-    if (!line.cells.some((c) => c.kind === "date")) continue;
+  for (const line of anchorLines(body)) {
     anchors++;
     for (const c of line.cells) if (c.kind === "text" || c.kind === "integer") cells.push(c);
   }
@@ -270,8 +283,7 @@ export function alignedGroups(cells: Cell[], tol: number): Group[] {
 
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
   const cells: Cell[] = [];
-  for (const line of body) {
-    if (!line.cells.some((c) => c.kind === "date")) continue;
+  for (const line of anchorLines(body)) {
     for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
   }
   const t = alignTolerance(body[0]);

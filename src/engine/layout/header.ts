@@ -112,7 +112,18 @@ export function headerColumns(line: Line): Column[] | null {
     else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
-  return isHeader(columns) ? dedupeRoles(dedupeDates(columns)) : null;
+  return isHeader(columns) ? adoptNarration(dedupeRoles(dedupeDates(columns))) : null;
+}
+
+/**
+ * A table without a recognised narration heading ("Transaction", "Beneficiary / Purpose") whose
+ * one unrecognised heading names a text column: that column is the narration.
+ */
+function adoptNarration(columns: Column[]): Column[] {
+  if (columns.some((c) => c.role === "narration")) return columns;
+  const unknown = columns.filter((c) => c.role === "other" && labelRole(c.label) === null);
+  if (unknown.length !== 1) return columns;
+  return columns.map((c) => (c === unknown[0] ? { ...c, role: "narration" as const } : c));
 }
 
 /** Roles that name one value per row; a second column of the same role is read but not used. */
@@ -219,13 +230,22 @@ export function headerAt(lines: Line[], i: number): Header | null {
   const line = lines[i]!;
   if (dataLike(line)) return null;
   const single = headerColumns(line);
-  const next = lines[i + 1];
-  if (next && !dataLike(next) && next.page === line.page && next.y - line.y <= TWO_LINE_HEADER_GAP * Math.max(line.h, next.h) && next.cells.length > 0) {
-    const merged = headerColumns(mergeHeaderLines(line, next));
-    if (merged && (!single || score(merged) > score(single))) return { columns: merged, lineCount: 2 };
+  let best: Header | null = single ? { columns: single, lineCount: 1 } : null;
+  // Up to three lines: a one-line label vertically centred between two-line ones ("Posting" /
+  // "Narration" / "Date") prints on a baseline of its own between theirs.
+  let stacked = line;
+  for (let n = 2; n <= MAX_HEADER_LINES; n++) {
+    const next = lines[i + n - 1];
+    if (!next || dataLike(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
+    stacked = mergeHeaderLines(stacked, next);
+    const merged = headerColumns(stacked);
+    if (merged && (!best || score(merged) > score(best.columns))) best = { columns: merged, lineCount: n };
   }
-  return single ? { columns: single, lineCount: 1 } : null;
+  return best;
 }
+
+/** Lines one table header may take. */
+const MAX_HEADER_LINES = 3;
 
 const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
 

@@ -17,6 +17,8 @@ export interface Line {
   pageWidth: number;
   /** Sheet rows keep every cell apart; PDF lines are runs of positioned text. */
   source: "pdf" | "sheet";
+  /** Baseline of the lowest line a date broken over lines reached before it was put back together (layout/stitch.ts). */
+  bottom?: number;
 }
 
 /** Two items share a line when their baselines differ by less than this share of the glyph height. */

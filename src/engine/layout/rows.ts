@@ -1,3 +1,4 @@
+import { extractHeaderFacts } from "../metadata.ts";
 import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "./cells.ts";
 import { type Assigned, assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
@@ -24,6 +25,8 @@ export interface RowDraft {
   dateText: string;
   /** Text on the row's line that fit no column (reported in the checks notes, never guessed into a field). */
   dropped: string[];
+  /** The date was taken from the row above (a date printed once per day), not printed on this row. */
+  inherited?: boolean;
 }
 
 /** An undated line with amounts: an opening-balance line before the rows, a totals/closing line after. */
@@ -43,6 +46,8 @@ export interface TableScan {
   headerText: string;
   /** The columns of the first header, or null when no table header was found. */
   columns: Column[] | null;
+  /** Account number of a second account's section that follows the first (its rows are not read). */
+  otherAccount: string | null;
 }
 
 /** A continuation line belongs to a row when it lies within this many glyph heights of the row's last line. */
@@ -71,6 +76,8 @@ interface Pending {
   carryRow: number;
   /** Index the next row will have (the row below, if it is on the same page). */
   nextRow: number;
+  /** The line is under its own page's (repeated) header. */
+  underHeader?: boolean;
 }
 
 /** Columns read from the body when the table has no text header, active from line `start` on. */
@@ -79,135 +86,282 @@ export interface FallbackTable {
   start: number;
 }
 
-export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
-  const rows: RowDraft[] = [];
-  const amountLines: AmountLine[] = [];
-  const outside: Line[] = [];
-  const pendings: Pending[] = [];
-  let header: Header | null = null;
-  let firstColumns: Column[] | null = null;
-  let headerPage = -1;
-  let headerText = "";
-  let lastTableY = -Infinity;
-  let lastTablePage = -1;
-  // Index of the first row on the current page; rows before it belong to earlier pages.
-  let pageFirstRow = 0;
-  let page = -1;
-  // Under a "Pending transactions" header: lines are kept out of the rows until the next header.
-  let skipping = false;
-  const labelled: { line: Line; rowIndex: number }[] = [];
+/** Everything scanTable learns while it walks the lines. */
+interface ScanState {
+  rows: RowDraft[];
+  amountLines: AmountLine[];
+  outside: Line[];
+  pendings: Pending[];
+  /** Labelled figures under the header or after the last row: statement facts (see scanTable). */
+  labelled: { line: Line; rowIndex: number }[];
+  header: Header | null;
+  firstColumns: Column[] | null;
+  /** Page of the header in force; -1 for columns read from the body (they hold on every page). */
+  headerPage: number;
+  headerText: string;
+  /** Baseline and page of the last line that belonged to the table (rows, amount lines, headers). */
+  lastTableY: number;
+  lastTablePage: number;
+  /** Index of the first row on the current page; rows before it belong to earlier pages. */
+  pageFirstRow: number;
+  page: number;
+  /** Under a "Pending transactions" header: lines are kept out of the rows until the next header. */
+  skipping: boolean;
+  /** The last undated line with amounts, for a date printed under its amounts (bottom-aligned date cell). */
+  undatedMoney: UndatedMoney | null;
+  /** Account number printed before the first table. */
+  account: string | null;
+  /** A second account's section began (different account number above a header): the rest is not read. */
+  otherAccount: string | null;
+}
 
+/** One table line read against the columns in force. */
+interface TableLine {
+  line: Line;
+  columns: Column[];
+  byColumn: Cell[][];
+  dropped: string[];
+  parts: RoleTexts;
+  /** The cell in the row-date column, if any. */
+  dateCell: Cell | undefined;
+  hasMoney: boolean;
+}
+
+export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
+  const st: ScanState = {
+    rows: [],
+    amountLines: [],
+    outside: [],
+    pendings: [],
+    labelled: [],
+    header: null,
+    firstColumns: null,
+    headerPage: -1,
+    headerText: "",
+    lastTableY: -Infinity,
+    lastTablePage: -1,
+    pageFirstRow: 0,
+    page: -1,
+    skipping: false,
+    undatedMoney: null,
+    account: null,
+    otherAccount: null,
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.page !== page) {
-      page = line.page;
-      pageFirstRow = rows.length;
+    if (line.page !== st.page) {
+      st.page = line.page;
+      st.pageFirstRow = st.rows.length;
     }
-    if (line.cells.length === 0) continue;
-    if (!header && fallback && i >= fallback.start) {
-      header = { columns: fallback.columns, lineCount: 0 };
-      firstColumns = fallback.columns;
-      headerPage = -1;
+    if (line.cells.length === 0 || st.otherAccount) continue;
+    if (!st.header && fallback && i >= fallback.start) {
+      st.header = { columns: fallback.columns, lineCount: 0 };
+      st.firstColumns = fallback.columns;
+      st.headerPage = -1;
     }
     const h = headerAt(lines, i);
+    if (h && startsOtherAccount(st, line)) continue;
     if (h) {
-      // A table titled as pending or held items lists what is not on the statement yet.
-      const title = lines[i - 1];
-      skipping = Boolean(
-        title && title.page === line.page && line.y - title.y <= SECTION_TITLE_GAP * line.h && title.cells.every((c) => c.kind === "text") && NOT_POSTED.test(title.text),
-      );
-      const body: Line[] = [];
-      for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
-      header = { ...h, columns: widenColumns(h.columns, body) };
-      firstColumns ??= header.columns;
-      headerPage = line.page;
-      headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
-      const lastLine = lines[i + h.lineCount - 1]!;
-      lastTableY = lastLine.y;
-      lastTablePage = line.page;
+      enterHeader(st, lines, i, h);
       i += h.lineCount - 1;
       continue;
     }
-    if (!header || skipping) {
-      outside.push(line);
-      continue;
-    }
-    const columns = header.columns;
-    // Columns read from the body (headerPage -1) hold for every page.
-    const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : headerPage === line.page || headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
-    const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
-    if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
-    if (line.source === "sheet") recoverSerialDates(columns, assigned);
-    // A line most of whose cells fit no column is not part of the table.
-    if (assigned.dropped.length * 2 > line.cells.length) {
-      outside.push(line);
-      continue;
-    }
-    const parts = textsByRole(columns, assigned.byColumn);
-    const dateIdx = columns.findIndex((c) => c.role === "date");
-    const dateCell = dateIdx >= 0 ? assigned.byColumn[dateIdx]![0] : undefined;
-    const hasMoney = columns.some((c, j) => isMoneyRole(c.role) && assigned.byColumn[j]!.some((x) => x.kind === "money"));
-    const near = line.page === lastTablePage && line.y - lastTableY <= TRAILER_GAP * line.h;
-
-    if (dateCell?.kind === "date") {
-      rows.push({ page: line.page, y: line.y, cells: parts, lastY: line.y, dateText: dateCell.text, dropped: assigned.dropped.map((c) => c.text) });
-      lastTableY = line.y;
-      lastTablePage = line.page;
-      continue;
-    }
-    if (hasMoney) {
-      // Amounts printed a line below their date (bottom-aligned cells) complete the row above.
-      const last = rows[rows.length - 1];
-      if (last && rows.length > pageFirstRow && !rowHasMoney(last) && line.y - last.lastY <= CONTINUATION_GAP * line.h) {
-        appendParts(last, parts, "after");
-        last.lastY = line.y;
-        lastTableY = line.y;
-        continue;
-      }
-      // A row whose date is printed only on the first row of its day inherits it.
-      if (last && !OPENING_LABEL.test(line.text) && !CLOSING_LABEL.test(line.text) && continuesDay(last, parts)) {
-        rows.push({ page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: assigned.dropped.map((c) => c.text) });
-        lastTableY = line.y;
-        lastTablePage = line.page;
-        continue;
-      }
-      const sameTable = near || OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
-      if (sameTable) {
-        amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length });
-        // A labelled figure above the first row ("Opening Balance 1,000.00" under the header) is
-        // also a statement fact, whichever column its number fell in.
-        if (OPENING_LABEL.test(line.text) ? rows.length === 0 : CLOSING_LABEL.test(line.text)) labelled.push({ line, rowIndex: rows.length });
-        lastTableY = line.y;
-        lastTablePage = line.page;
-      } else {
-        outside.push(line);
-      }
-      continue;
-    }
-    // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
-    const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === lastTablePage && line.y - lastTableY <= CONTINUATION_GAP * line.h;
-    if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow) {
-      outside.push(line);
-      continue;
-    }
-    // Text that runs across the table (a disclaimer between rows), or has a part that fits no
-    // column (a "Label  value" pair under the table), is not part of any row.
-    if (assigned.dropped.length > 0 || !withinBands(columns, assigned.byColumn)) {
-      outside.push(line);
-      continue;
-    }
-    const prevRow = rows.length > pageFirstRow ? rows.length - 1 : -1;
-    // Only lines under this page's own (repeated) header can continue the previous page's last
-    // row; above it they are the page's letterhead.
-    pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 && headerPage === line.page ? rows.length - 1 : -1, nextRow: rows.length });
+    const tl = st.header && !st.skipping ? readTableLine(st, line, st.header.columns) : null;
+    if (!tl) st.outside.push(line);
+    else if (tl.dateCell?.kind === "date") onDatedLine(st, tl);
+    else if (tl.hasMoney) onUndatedMoneyLine(st, tl);
+    else onTextLine(st, tl);
   }
 
-  attachContinuations(rows, pendings, outside);
+  attachContinuations(st.rows, st.pendings, st.outside);
   // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
   // Balance ...") are statement facts too; carry-forward lines between pages are not.
-  for (const l of labelled) if (l.rowIndex === 0 || l.rowIndex === rows.length) outside.push(l.line);
-  outside.sort((a, b) => a.page - b.page || a.y - b.y);
-  return { rows, amountLines, outside, headerText, columns: firstColumns };
+  for (const l of st.labelled) if (l.rowIndex === 0 || l.rowIndex === st.rows.length) st.outside.push(l.line);
+  st.outside.sort((a, b) => a.page - b.page || a.y - b.y);
+  return { rows: st.rows, amountLines: st.amountLines, outside: st.outside, headerText: st.headerText, columns: st.firstColumns, otherAccount: st.otherAccount };
+}
+
+/**
+ * One PDF may hold two accounts' statements (a current account, then a savings section). A table
+ * header preceded, since the last table line, by a different account number than the one printed
+ * before the first table starts another account's ledger: it and all after it are left unread
+ * (assembleLines says so), since mixing two ledgers breaks both.
+ */
+function startsOtherAccount(st: ScanState, header: Line): boolean {
+  if (!st.firstColumns) {
+    st.account = extractHeaderFacts(st.outside).accountNumber;
+    return false;
+  }
+  if (!st.account) return false;
+  const since = st.outside.filter((l) => (l.page > st.lastTablePage || (l.page === st.lastTablePage && l.y > st.lastTableY)) && (l.page < header.page || (l.page === header.page && l.y < header.y)));
+  const other = since.length > 0 ? extractHeaderFacts(since).accountNumber : null;
+  if (!other || other === st.account) return false;
+  st.otherAccount = other;
+  return true;
+}
+
+function markTable(st: ScanState, line: Line, y = line.y): void {
+  st.lastTableY = y;
+  st.lastTablePage = line.page;
+}
+
+/** A (repeated) table header at line i: its columns, widened by the body under it, hold from here. */
+function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
+  const line = lines[i]!;
+  // A table titled as pending or held items lists what is not on the statement yet.
+  const title = lines[i - 1];
+  st.skipping = Boolean(
+    title && title.page === line.page && line.y - title.y <= SECTION_TITLE_GAP * line.h && title.cells.every((c) => c.kind === "text") && NOT_POSTED.test(title.text),
+  );
+  const body: Line[] = [];
+  for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
+  // Lines above this page's (repeated) header are its letterhead, not the end of the last row.
+  for (const p of st.pendings) if (p.line.page === line.page && p.line.y < line.y) p.carryRow = -1;
+  st.header = { ...h, columns: widenColumns(h.columns, body) };
+  st.firstColumns ??= st.header.columns;
+  st.headerPage = line.page;
+  st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
+  markTable(st, lines[i + h.lineCount - 1]!);
+}
+
+/** The line's cells placed in the columns, or null when most of them fit none (not a table line). */
+function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine | null {
+  // Columns read from the body (headerPage -1) hold for every page.
+  const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : st.headerPage === line.page || st.headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
+  const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
+  if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
+  if (line.source === "sheet") recoverSerialDates(columns, assigned);
+  if (assigned.dropped.length * 2 > line.cells.length) return null;
+  if (line.source === "pdf") splitRunTogetherReference(columns, assigned.byColumn);
+  const dateIdx = columns.findIndex((c) => c.role === "date");
+  return {
+    line,
+    columns,
+    byColumn: assigned.byColumn,
+    dropped: assigned.dropped.map((c) => c.text),
+    parts: textsByRole(columns, assigned.byColumn),
+    dateCell: dateIdx >= 0 ? assigned.byColumn[dateIdx]![0] : undefined,
+    hasMoney: columns.some((c, j) => isMoneyRole(c.role) && assigned.byColumn[j]!.some((x) => x.kind === "money")),
+  };
+}
+
+/** A line with a date in the date column starts a row (or dates the amounts printed above it). */
+function onDatedLine(st: ScanState, tl: TableLine): void {
+  const { line, parts } = tl;
+  const dateText = tl.dateCell!.text;
+  if (!tl.hasMoney && st.undatedMoney && dateBelowAmounts(st.undatedMoney, line, st.pendings, st.rows, st.amountLines)) {
+    claimAmountsAbove(st.undatedMoney, { line, parts, dateText }, st);
+    st.undatedMoney = null;
+    st.lastTableY = line.y;
+    return;
+  }
+  st.undatedMoney = null;
+  st.rows.push({ page: line.page, y: line.y, cells: parts, lastY: line.bottom ?? line.y, dateText, dropped: tl.dropped });
+  markTable(st, line, line.bottom ?? line.y);
+}
+
+/** An undated line with amounts: the rest of the row above, a further row of its day, or an opening/totals line. */
+function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
+  const { line, parts } = tl;
+  const rows = st.rows;
+  const labelledLine = OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
+  // Amounts printed a line below their date (bottom-aligned cells) complete the row above.
+  const last = rows[rows.length - 1];
+  if (last && rows.length > st.pageFirstRow && !rowHasMoney(last) && line.y - last.lastY <= CONTINUATION_GAP * line.h) {
+    appendParts(last, parts, "after");
+    last.lastY = line.y;
+    st.lastTableY = line.y;
+    return;
+  }
+  // A row whose date is printed only on the first row of its day inherits it.
+  if (last && !labelledLine && continuesDay(last, parts)) {
+    rows.push({ page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: tl.dropped, inherited: true });
+    st.undatedMoney = { line, row: rows.length - 1, amountLine: -1 };
+    markTable(st, line);
+    return;
+  }
+  const near = line.page === st.lastTablePage && line.y - st.lastTableY <= TRAILER_GAP * line.h;
+  if (!near && !labelledLine) {
+    st.outside.push(line);
+    return;
+  }
+  st.amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length });
+  st.undatedMoney = labelledLine ? null : { line, row: -1, amountLine: st.amountLines.length - 1 };
+  // A labelled figure above the first row ("Opening Balance 1,000.00" under the header) is
+  // also a statement fact, whichever column its number fell in.
+  if (OPENING_LABEL.test(line.text) ? rows.length === 0 : CLOSING_LABEL.test(line.text)) st.labelled.push({ line, rowIndex: rows.length });
+  markTable(st, line);
+}
+
+/** An undated line without amounts: a continuation of a row (attached at the end), or page furniture. */
+function onTextLine(st: ScanState, tl: TableLine): void {
+  const { line, parts } = tl;
+  // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
+  const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === st.lastTablePage && line.y - st.lastTableY <= CONTINUATION_GAP * line.h;
+  if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow) {
+    st.outside.push(line);
+    return;
+  }
+  // Text that runs across the table (a disclaimer between rows), or has a part that fits no
+  // column (a "Label  value" pair under the table), is not part of any row.
+  if (tl.dropped.length > 0 || !withinBands(tl.columns, tl.byColumn)) {
+    st.outside.push(line);
+    return;
+  }
+  const prevRow = st.rows.length > st.pageFirstRow ? st.rows.length - 1 : -1;
+  // On a page without a repeated header, lines before its first row may continue the last row
+  // too (until a header turns up further down this page: see enterHeader).
+  st.pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page });
+}
+
+/** An undated line with amounts: made a row of the day above (`row`), or kept as a leader/trailer (`amountLine`). */
+interface UndatedMoney {
+  line: Line;
+  row: number;
+  amountLine: number;
+}
+
+/**
+ * True when a dated line without amounts closes the row whose amounts were printed above it
+ * (the date cell bottom-aligned under a wrapped narration): no row began in between and every
+ * line from the amounts down to the date follows the one above within the continuation gap.
+ */
+function dateBelowAmounts(u: UndatedMoney, line: Line, pendings: Pending[], rows: RowDraft[], amountLines: AmountLine[]): boolean {
+  if (u.line.page !== line.page) return false;
+  if (u.row >= 0 ? u.row !== rows.length - 1 : amountLines[u.amountLine]?.rowIndex !== rows.length) return false;
+  const between = pendings.filter((p) => p.line.page === line.page && p.line.y > u.line.y && p.line.y < line.y).map((p) => p.line.y);
+  const ys = [u.line.y, ...between, line.y];
+  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
+}
+
+/**
+ * Makes the amounts line above the row's own: a row of the day above is re-dated, a leader line
+ * becomes the row. The lines in between and the date line itself then continue that row.
+ */
+function claimAmountsAbove(
+  u: UndatedMoney,
+  date: { line: Line; parts: RoleTexts; dateText: string },
+  s: { rows: RowDraft[]; amountLines: AmountLine[]; pendings: Pending[]; labelled: { line: Line; rowIndex: number }[] },
+): void {
+  let index = u.row;
+  if (index >= 0) {
+    const row = s.rows[index]!;
+    row.cells.date = undefined;
+    if (row.inherited) row.cells.time = undefined;
+    row.dateText = date.dateText;
+    row.inherited = false;
+  } else {
+    const a = s.amountLines.splice(u.amountLine, 1)[0]!;
+    index = s.rows.length;
+    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dropped: [] });
+    for (let k = s.labelled.length - 1; k >= 0; k--) if (s.labelled[k]!.line === u.line) s.labelled.splice(k, 1);
+  }
+  for (const p of s.pendings) {
+    if (p.line.page !== date.line.page || p.line.y <= u.line.y || p.line.y >= date.line.y) continue;
+    p.prevRow = index;
+    p.carryRow = -1;
+  }
+  s.pendings.push({ line: date.line, parts: date.parts, prevRow: index, carryRow: -1, nextRow: index + 1 });
 }
 
 const amountOf = (t: string | undefined): Kobo | null => {
@@ -272,6 +426,28 @@ function moveStrayDates(columns: Column[], byColumn: Cell[][]): void {
       byColumn[home]!.sort((a, b) => a.x0 - b.x0);
     }
   });
+}
+
+/** A reference-like token: letters and digits with at least one digit, no spaces ("FT2409031000", "NIP/240903/11"). */
+const REF_TOKEN = /^(?=\S*\d)[A-Z0-9][A-Z0-9/_.-]{5,}$/i;
+
+/**
+ * A reference printed one space before the narration that follows it ("FT2409031000 SALARY
+ * PAYMENT" as one run) while the narration heading is centred far to the right: the run lands
+ * in the reference column (or is cut only at the heading's edge). The first token is the
+ * reference, the rest the narration. Only when the reference column is directly left of the
+ * narration column and a plain word follows the reference-like first token.
+ */
+function splitRunTogetherReference(columns: Column[], byColumn: Cell[][]): void {
+  const r = columns.findIndex((c) => c.role === "reference");
+  if (r < 0 || columns[r + 1]?.role !== "narration" || byColumn[r]!.length !== 1) return;
+  const cell = byColumn[r]![0]!;
+  const words = cell.words;
+  if (cell.kind !== "text" || !words || words.length < 2 || !REF_TOKEN.test(words[0]!.text) || !words.slice(1).some((w) => /^[A-Za-z]{3,}$/.test(w.text))) return;
+  const [ref, ...rest] = words;
+  byColumn[r] = [{ text: ref!.text, x0: ref!.x0, x1: ref!.x1, kind: "text", words: [ref!] }];
+  // The run may also have been cut at the narration heading's edge: its first words go in front.
+  byColumn[r + 1] = [{ text: rest.map((w) => w.text).join(" "), x0: rest[0]!.x0, x1: rest[rest.length - 1]!.x1, kind: "text", words: rest }, ...byColumn[r + 1]!];
 }
 
 /** Excel date serials of 1970-01-01 and 2099-12-31: numbers in this range under a date heading are dates. */
@@ -381,7 +557,7 @@ function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Lin
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    if (b.prev < 0 && carry >= 0 && !preferAbove) {
+    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows))) {
       const row = rows[carry]!;
       for (const p of b.lines) appendParts(row, p.parts, "after");
       continue;
@@ -420,6 +596,18 @@ function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Lin
       for (let t = 0; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
+}
+
+/**
+ * Lines at the top of a page without its own header continue the last row only when they run
+ * into the page's first row, each within the continuation gap of the next: a page title floating
+ * above the rows, or text on a page without rows, is letterhead.
+ */
+function touchesTable(b: Block, rows: RowDraft[]): boolean {
+  const next = b.next >= 0 ? rows[b.next] : undefined;
+  if (!next) return false;
+  const ys = [...b.lines.map((p) => p.line.y), next.y];
+  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
 }
 
 function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after"): void {
