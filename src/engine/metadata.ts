@@ -12,6 +12,8 @@ import { type Kobo, parseAmount } from "./money.ts";
 export interface HeaderFacts {
   accountNumber: string | null;
   holder: string | null;
+  /** The holder was read from a label ("Account Name: …"), not guessed from a salutation or letter head. */
+  holderLabelled: boolean;
   period: [RawDate, RawDate] | null;
   opening: Kobo | null;
   closing: Kobo | null;
@@ -158,13 +160,14 @@ export function extractHeaderFacts(all: Line[], tableTop?: { page: number; y: nu
     }
   }
   // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then a capitalised name atop the address.
+  const holderLabelled = raw.has("holder");
   const salutation = raw.get("salutation");
   if (!raw.has("holder") && salutation) raw.set("holder", salutation.replace(/,\s*$/, ""));
   if (!raw.has("holder")) {
     const name = unlabelledHolder(tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines);
     if (name) raw.set("holder", name);
   }
-  return interpret(raw);
+  return { ...interpret(raw), holderLabelled };
 }
 
 /** Words that make a capitalised line an institution, a title or an address rather than a person. */
@@ -289,7 +292,7 @@ function acceptable(field: Field, value: string): boolean {
   }
 }
 
-function interpret(raw: Map<Field, string>): HeaderFacts {
+function interpret(raw: Map<Field, string>): Omit<HeaderFacts, "holderLabelled"> {
   const money = (f: Field) => {
     const v = raw.get(f);
     const a = v ? parseAmount(v) : null;

@@ -9,6 +9,8 @@ export interface StatementPii {
   accountNumbers: string[];
   /** Account holder name(s) as printed. */
   holderNames: string[];
+  /** Those of holderNames read from a holder label rather than guessed. */
+  labelledHolderNames: string[];
   /** Exact strings to cover wherever they occur (numbers in their printed spellings, names). */
   strings: string[];
 }
@@ -46,5 +48,6 @@ export function findStatementPii(doc: ExtractedDocument): StatementPii {
   for (const n of numbers) printed.add(n);
   const holders = facts.holder ? [facts.holder] : [];
   for (const h of holders) printed.add(h);
-  return { accountNumbers: [...numbers], holderNames: holders, strings: [...printed].filter((s) => s.length >= 2) };
+  const labelledHolderNames = facts.holderLabelled ? holders : [];
+  return { accountNumbers: [...numbers], holderNames: holders, labelledHolderNames, strings: [...printed].filter((s) => s.length >= 2) };
 }

@@ -409,14 +409,25 @@ function plausibleHolder(name: string, lines: Line[]): boolean {
   return lines.some((l) => re.test(l.text) && !DATE_LIKE.test(l.text) && !AMOUNT_LIKE.test(l.text));
 }
 
-export function detectPii(pages: PageRuns[], known?: Partial<PiiValues>): PiiValues {
+/**
+ * What the engine already knows of a statement. `labelledNames` were read from a holder label by
+ * the engine's PII finder and are trusted as they are; other names (the parse's metadata guess)
+ * must also stand on a line of their own before they are believed.
+ */
+export type KnownPii = Partial<PiiValues> & { labelledNames?: readonly string[] };
+
+export function detectPii(pages: PageRuns[], known?: KnownPii): PiiValues {
   const values = emptyValues();
   const first = pages[0];
   if (!first) return values;
   const firstLines = buildLines(first.runs);
   // Values known from elsewhere (the parse's own header reading) join in before the letter-head
   // search, which looks for the holder's name.
-  if (known) mergeValues(values, { ...known, names: (known.names ?? []).filter((n) => plausibleHolder(n, firstLines)) });
+  if (known) {
+    const labelled = known.labelledNames ?? [];
+    const names = (known.names ?? []).filter((n) => labelled.includes(n) || plausibleHolder(n, firstLines));
+    mergeValues(values, { ...known, names });
+  }
   const all = locate(firstLines);
   // Where the holder's name stands: the address block of a letter head sits under it.
   const holderRuns: Located[] = [];

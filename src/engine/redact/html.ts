@@ -2,7 +2,7 @@ import { unsupportedFormat } from "../../errors.ts";
 import { decodeEntities } from "../html/entities.ts";
 import { extractHtmlTables } from "../html/extract.ts";
 import type { SheetTable } from "../types.ts";
-import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type Matcher, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns } from "./pdf-text.ts";
 import { cellRun, REDACTED } from "./xlsx.ts";
 
@@ -68,7 +68,7 @@ function rewriteHtml(html: string, matchers: Matcher[]): { html: string; count: 
   return { html: out, count };
 }
 
-export async function redactHtml(bytes: Uint8Array, known?: PiiValues): Promise<{ bytes: Uint8Array; redactions: number }> {
+export async function redactHtml(bytes: Uint8Array, known?: KnownPii): Promise<{ bytes: Uint8Array; redactions: number }> {
   const pages = sheetPages(extractHtmlTables(bytes));
   const values = emptyValues();
   for (const p of pages) mergeValues(values, detectPii([p], known));

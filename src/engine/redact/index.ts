@@ -2,7 +2,7 @@ import { guardPdf } from "../guards/index.ts";
 import { assembleStatement, extractDocument, findStatementPii } from "../index.ts";
 import { sniff } from "../sniff.ts";
 import type { EngineLimits, ExtractedDocument } from "../types.ts";
-import { emptyValues, looksLikeLabel, validValue, type PiiValues } from "./find.ts";
+import { emptyValues, looksLikeLabel, validValue, type KnownPii, type PiiValues } from "./find.ts";
 import { redactHtml } from "./html.ts";
 import { redactPdf } from "./pdf.ts";
 import { redactXlsx } from "./xlsx.ts";
@@ -33,24 +33,27 @@ export interface Redacted {
  * The engine's own reading of the holder's name and account number (its PII finder, and the
  * holder the parse reports), each kept when it looks like one.
  */
-function engineValues(extracted: ExtractedDocument, bank: string | undefined): PiiValues {
+function engineValues(extracted: ExtractedDocument, bank: string | undefined): KnownPii & PiiValues {
   const pii = findStatementPii(extracted);
   const holders = [...pii.holderNames];
+  const labelledNames: string[] = [];
   try {
     holders.push(assembleStatement(extracted, { bank }).metadata.account_holder);
   } catch {
     // A document the parse cannot assemble is still redacted with what the labels say.
   }
   const v = emptyValues();
-  for (const n of holders) {
+  for (const [i, n] of holders.entries()) {
     const name = validValue("name", n);
-    if (name && !looksLikeLabel(name)) v.names.push(name);
+    if (!name || looksLikeLabel(name)) continue;
+    v.names.push(name);
+    if (i < pii.holderNames.length && pii.labelledHolderNames.includes(n)) labelledNames.push(name);
   }
   for (const a of pii.accountNumbers) {
     const digits = validValue("account_number", a);
     if (digits) v.accountNumbers.push(digits);
   }
-  return v;
+  return { ...v, labelledNames };
 }
 
 /**

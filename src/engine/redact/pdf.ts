@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFStream, PDFString, type PDFObject, type PDFPage } from "pdf-lib";
 import { AppError, scannedDocument, unsupportedFormat } from "../../errors.ts";
 import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
-import { buildMatchers, detectPii, findHits, findSpans, textContainsPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
+import { buildMatchers, detectPii, findHits, findSpans, textContainsPii, type KnownPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
 import { IDENTITY, interpret, unitFromBytes, type Box, type ContentUnit, type InterpretContext, type PlacedGlyph } from "./interpret.ts";
 import { cutFor, unionBox } from "./pdf-cuts.ts";
 import { scrubDocument, scrubStrings } from "./pdf-scrub.ts";
@@ -339,7 +339,7 @@ function remaining(pages: PageRuns[], values: PiiValues): RunHit[] {
  * drops annotations that carry it, scrubs the metadata, then reads the output again and repeats
  * until nothing is found (or refuses).
  */
-export async function redactPdf(bytes: Uint8Array, opts: { password?: string; known?: PiiValues }): Promise<PdfRedaction> {
+export async function redactPdf(bytes: Uint8Array, opts: { password?: string; known?: KnownPii }): Promise<PdfRedaction> {
   const pages = await readPdfRuns(bytes, opts.password);
   if (pages.length > 0 && pages.every((p) => p.runs.length === 0)) throw scannedDocument();
   const values = detectPii(pages, opts.known);

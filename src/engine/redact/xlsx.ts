@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { unsupportedFormat } from "../../errors.ts";
 import { cellText } from "../xlsx/cell-text.ts";
-import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type Matcher, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns, TextRun } from "./pdf-text.ts";
 
 /** What replaces personal data in a cell. */
@@ -79,7 +79,7 @@ function redactHeaders(ws: ExcelJS.Worksheet, matchers: Matcher[]): number {
  * properties that name people or organisations (creator, last modified by, company, manager) and
  * describe the file (title, subject, keywords, description) are cleared.
  */
-export async function redactXlsx(bytes: Uint8Array, known?: PiiValues): Promise<{ bytes: Uint8Array; redactions: number }> {
+export async function redactXlsx(bytes: Uint8Array, known?: KnownPii): Promise<{ bytes: Uint8Array; redactions: number }> {
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
