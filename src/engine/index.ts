@@ -12,6 +12,7 @@ import { assertHasText, checkPageCount, extractPages, openPdf, pdfProducer } fro
 import { sniff } from "./sniff.ts";
 import type { ExtractedDocument, PageText, ParseOptions, ParseResponse } from "./types.ts";
 import { extractXlsx } from "./xlsx/extract.ts";
+import { extractSpreadsheetMl } from "./xml/spreadsheetml.ts";
 
 export { assembleStatement } from "./assemble.ts";
 export { toCsv } from "./csv.ts";
@@ -43,7 +44,7 @@ export async function inspectDocument(bytes: Uint8Array, opts: { password?: stri
     }
   }
   // Sheets are counted as one "page" each for progress; their size limits apply at extraction.
-  return { kind: "sheet", pageCount: 1, producer: kind === "html" ? "html" : "xlsx" };
+  return { kind: "sheet", pageCount: 1, producer: kind };
 }
 
 /** PDF only: text items of pages first..last (1-based, inclusive), calling onPage(n) after each page. */
@@ -65,13 +66,13 @@ export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Pr
     return { kind: "pdf", pageCount, producer, pages };
   }
   opts.onProgress?.({ stage: "extract", current: 0, total: 1 });
+  const maxRows = opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS;
   const sheets =
     kind === "html"
       ? extractHtmlTables(bytes)
-      : await extractXlsx(bytes, {
-          maxRows: opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS,
-          maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES,
-        });
+      : kind === "spreadsheetml"
+        ? extractSpreadsheetMl(bytes, { maxRows })
+        : await extractXlsx(bytes, { maxRows, maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES });
   opts.onProgress?.({ stage: "extract", current: 1, total: 1 });
   return { kind: "sheet", producer: kind, sheets };
 }

@@ -1,14 +1,16 @@
 import { encryptedSource, unsupportedFormat } from "../errors.ts";
+import { isSpreadsheetMl } from "./xml/spreadsheetml.ts";
 
 /**
  * What the bytes are, decided from their content alone (never from a file name).
  * - pdf: `%PDF-` within the first KiB (some generators put junk before it).
  * - xlsx: a zip whose directory names `[Content_Types].xml` and an `xl/` part.
  * - html: an HTML table saved with an .xls name, as several banks' exports are.
+ * - spreadsheetml: an Excel 2003 XML workbook, the other thing core-banking systems name .xls.
  * A CFB (OLE2) container is either an encrypted OOXML workbook or a legacy .xls: the first gives
  * encrypted_source, the second unsupported_format.
  */
-export type SniffedKind = "pdf" | "xlsx" | "html";
+export type SniffedKind = "pdf" | "xlsx" | "html" | "spreadsheetml";
 
 /** Bytes searched for the PDF signature. */
 const PDF_SIGNATURE_WINDOW = 1024;
@@ -30,6 +32,7 @@ export function sniff(bytes: Uint8Array): SniffedKind {
     }
     throw unsupportedFormat("Legacy Excel 97-2003 (.xls) workbooks are not supported; save it as .xlsx or PDF");
   }
+  if (isSpreadsheetMl(bytes)) return "spreadsheetml";
   const head = ascii(bytes, 0, HTML_WINDOW).toLowerCase();
   if (/<table[\s>]/.test(head) && /<(?:html|table|meta|body|!doctype)/.test(head.slice(0, 4096))) return "html";
   throw unsupportedFormat("The file is neither a PDF nor an Excel workbook");

@@ -12,6 +12,7 @@ import { LAYOUTS } from "../../fixtures/layouts/index.ts";
 import { extractHtmlTables } from "../../src/engine/html/extract.ts";
 import { extractDocument, findStatementPii, parseStatement } from "../../src/engine/index.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
+import { extractSpreadsheetMl, isSpreadsheetMl } from "../../src/engine/xml/spreadsheetml.ts";
 import type { Transaction } from "../../src/engine/types.ts";
 import { expectNoLeaks, leaks } from "./redact-support.ts";
 
@@ -31,6 +32,8 @@ function comparable(t: Transaction, pii: string[]): Transaction {
 }
 
 async function cellText(bytes: Uint8Array): Promise<string> {
+  // An Excel 2003 XML ".xls" export: the text of its cells.
+  if (isSpreadsheetMl(bytes)) return extractSpreadsheetMl(bytes, { maxRows: 100_000 }).flatMap((t) => t.rows.flat()).join("\n");
   // An HTML ".xls" export: the text of its tables.
   if (bytes[0] === 0x3c || /<table/i.test(new TextDecoder().decode(bytes.subarray(0, 4096)))) {
     return extractHtmlTables(bytes).flatMap((t) => t.rows.flat()).join("\n");

@@ -68,8 +68,16 @@ function rewriteHtml(html: string, matchers: Matcher[]): { html: string; count: 
   return { html: out, count };
 }
 
-export async function redactHtml(bytes: Uint8Array, known?: KnownPii): Promise<{ bytes: Uint8Array; redactions: number }> {
-  const pages = sheetPages(extractHtmlTables(bytes));
+/**
+ * `tables` reads the document's tables: HTML by default; an Excel 2003 XML workbook is markup of
+ * the same kind (text nodes and attribute values), so it goes through the same rewrite.
+ */
+export async function redactHtml(
+  bytes: Uint8Array,
+  known?: KnownPii,
+  tables: (b: Uint8Array) => SheetTable[] = extractHtmlTables,
+): Promise<{ bytes: Uint8Array; redactions: number }> {
+  const pages = sheetPages(tables(bytes));
   const values = emptyValues();
   for (const p of pages) mergeValues(values, detectPii([p], known));
   const matchers = buildMatchers(values);
@@ -77,7 +85,7 @@ export async function redactHtml(bytes: Uint8Array, known?: KnownPii): Promise<{
   // The output is UTF-8 whatever the input was; a declared charset is made to say so.
   const output = new TextEncoder().encode(html.replace(/(charset\s*=\s*["']?)[\w-]+/i, "$1utf-8"));
   // Refuse rather than return data split across markup in a way the rewrite could not see.
-  if (findHits(sheetPages(extractHtmlTables(output)), values).length > 0) {
+  if (findHits(sheetPages(tables(output)), values).length > 0) {
     throw unsupportedFormat("Personal data in this HTML export is split across markup in a way that cannot be removed; no redacted copy was produced");
   }
   return { bytes: output, redactions: count };

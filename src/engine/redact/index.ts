@@ -1,6 +1,7 @@
 import { guardPdf } from "../guards/index.ts";
 import { assembleStatement, extractDocument, findStatementPii } from "../index.ts";
 import { sniff } from "../sniff.ts";
+import { extractSpreadsheetMl } from "../xml/spreadsheetml.ts";
 import type { EngineLimits, ExtractedDocument } from "../types.ts";
 import { emptyValues, looksLikeLabel, validValue, type KnownPii, type PiiValues } from "./find.ts";
 import { redactHtml } from "./html.ts";
@@ -11,6 +12,8 @@ export const PDF_CONTENT_TYPE = "application/pdf";
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 /** An HTML table export keeps the type banks serve it with, so it still opens in a spreadsheet. */
 export const HTML_XLS_CONTENT_TYPE = "application/vnd.ms-excel";
+/** Excel 2003 XML workbooks go back as they came, under the type Excel registers for them. */
+export const SPREADSHEETML_CONTENT_TYPE = "application/vnd.ms-excel";
 
 export interface RedactOptions {
   password?: string;
@@ -74,6 +77,11 @@ export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}
   if (kind === "html") {
     const r = await redactHtml(bytes, known);
     return { bytes: r.bytes, redactions: r.redactions, contentType: HTML_XLS_CONTENT_TYPE, warnings: [] };
+  }
+  if (kind === "spreadsheetml") {
+    const maxRows = opts.limits?.maxXlsxRows ?? Number.MAX_SAFE_INTEGER;
+    const r = await redactHtml(bytes, known, (b) => extractSpreadsheetMl(b, { maxRows }));
+    return { bytes: r.bytes, redactions: r.redactions, contentType: SPREADSHEETML_CONTENT_TYPE, warnings: [] };
   }
   const r = await redactXlsx(bytes, known);
   return { bytes: r.bytes, redactions: r.redactions, contentType: XLSX_CONTENT_TYPE, warnings: [] };
