@@ -14,8 +14,8 @@ export interface XlsxLimits {
   maxInflatedBytes: number;
 }
 
-/** Most cell positions (up to each row's last value) in one workbook: 200,000 rows of 10 columns. */
-export const MAX_CELLS = 2_000_000;
+/** Most cell positions (up to each row's last value) in one workbook: exceljs holds ~1 KB per cell, so ~1.2 GB in one worker. */
+export const MAX_CELLS = 1_000_000;
 
 /** Excel's limit on the characters in one cell (Excel specifications and limits). */
 export const EXCEL_MAX_CELL_CHARS = 32_767;

@@ -15,7 +15,7 @@ export interface SpreadsheetMlLimits {
 }
 
 /** Most cells (after ss:Index gaps and merges) in one document, as for XLSX. */
-const MAX_CELLS = 2_000_000;
+const MAX_CELLS = 1_000_000;
 /** Largest ss:Index / ss:MergeAcross step accepted: Excel 2003 had 256 columns and 65,536 rows. */
 const MAX_COLUMN_INDEX = 256;
 const MAX_ROW_INDEX = 65_536;
