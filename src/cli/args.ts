@@ -10,6 +10,18 @@ export const EXIT_USAGE = 2;
 export class UsageError extends Error {}
 
 /** node:util parseArgs in strict mode, with its errors turned into UsageError. */
+/** Flags both commands take: what to produce from a statement and how to show progress. */
+export const DOCUMENT_FLAGS = {
+  format: { type: "string" },
+  redact: { type: "boolean" },
+  password: { type: "string" },
+  bank: { type: "string" },
+  out: { type: "string" },
+  progress: { type: "boolean" },
+  quiet: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(args: string[], options: T) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });

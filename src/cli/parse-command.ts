@@ -7,7 +7,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Progress } from "../engine/types.ts";
 import { AppError } from "../errors.ts";
-import { EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, UsageError } from "./args.ts";
+import { DOCUMENT_FLAGS, EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, UsageError } from "./args.ts";
 import { collectInputs, OutputPlan, readStdin, STDIN, writeOutput } from "./files.ts";
 import { PARSE_HELP } from "./help.ts";
 import type { Io } from "./io.ts";
@@ -17,16 +17,7 @@ import { LineProgress } from "./progress.ts";
 const SHOW_BAR_AFTER_MS = 400;
 
 export async function parseCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags(args, {
-    format: { type: "string" },
-    redact: { type: "boolean" },
-    password: { type: "string" },
-    bank: { type: "string" },
-    out: { type: "string" },
-    progress: { type: "boolean" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
+  const { values, positionals } = parseFlags(args, DOCUMENT_FLAGS);
   if (values.help) {
     io.stdout.write(`${PARSE_HELP}\n`);
     return EXIT_OK;

@@ -6,7 +6,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { ApiError, createClient, type Client } from "../client/index.ts";
-import { EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, positiveInt, UsageError } from "./args.ts";
+import { DOCUMENT_FLAGS, EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, positiveInt, UsageError } from "./args.ts";
 import { collectInputs, type Input, type OutputKind, OutputPlan, STDIN, writeOutput } from "./files.ts";
 import { UPLOAD_HELP } from "./help.ts";
 import type { Io } from "./io.ts";
@@ -33,18 +33,11 @@ export interface Outcome {
 
 export async function uploadCommand(args: string[], io: Io, env: Record<string, string | undefined> = process.env): Promise<number> {
   const { values, positionals } = parseFlags(args, {
+    ...DOCUMENT_FLAGS,
     url: { type: "string" },
     key: { type: "string" },
     concurrency: { type: "string" },
-    format: { type: "string" },
-    redact: { type: "boolean" },
-    password: { type: "string" },
-    bank: { type: "string" },
-    out: { type: "string" },
-    progress: { type: "boolean" },
-    quiet: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  });
+  } as const);
   if (values.help) {
     io.stdout.write(`${UPLOAD_HELP}\n`);
     return EXIT_OK;
