@@ -187,6 +187,22 @@ export interface Span {
  * Every PII span in `text`, overlapping spans merged. For BVN the whole "BVN: 123..." is not
  * cut, only the number.
  */
+/**
+ * `text` with every PII span replaced by `replacement` and how many were replaced, or undefined
+ * when nothing matched (callers then keep the original untouched).
+ */
+export function replaceSpans(text: string, matchers: Matcher[], replacement = ""): { text: string; count: number } | undefined {
+  const spans = findSpans(text, matchers);
+  if (spans.length === 0) return undefined;
+  let out = "";
+  let pos = 0;
+  for (const sp of spans) {
+    out += text.slice(pos, sp.start) + replacement;
+    pos = sp.end;
+  }
+  return { text: out + text.slice(pos), count: spans.length };
+}
+
 export function findSpans(text: string, matchers: Matcher[]): Span[] {
   const spans: Span[] = [];
   for (const m of matchers) {

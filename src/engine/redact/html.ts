@@ -2,7 +2,7 @@ import { unsupportedFormat } from "../../errors.ts";
 import { decodeEntities } from "../html/entities.ts";
 import { extractHtmlTables } from "../html/extract.ts";
 import type { SheetTable } from "../types.ts";
-import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, mergeValues, replaceSpans, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns } from "./pdf-text.ts";
 import { cellRun, REDACTED } from "./xlsx.ts";
 
@@ -35,16 +35,7 @@ function sheetPages(sheets: SheetTable[]): PageRuns[] {
 
 /** Text with personal data replaced, or undefined when there is none. */
 function cleaned(raw: string, matchers: Matcher[]): { text: string; count: number } | undefined {
-  const text = decodeEntities(raw).replace(/\u00a0/g, " ");
-  const spans = findSpans(text, matchers);
-  if (spans.length === 0) return undefined;
-  let out = "";
-  let pos = 0;
-  for (const sp of spans) {
-    out += text.slice(pos, sp.start) + REDACTED;
-    pos = sp.end;
-  }
-  return { text: out + text.slice(pos), count: spans.length };
+  return replaceSpans(decodeEntities(raw).replace(/\u00a0/g, " "), matchers, REDACTED);
 }
 
 /** Replaces personal data in text nodes and attribute values; scripts, styles and comments pass through. */

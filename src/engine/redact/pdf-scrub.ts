@@ -1,5 +1,5 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
-import { findSpans, type Matcher } from "./find.ts";
+import { replaceSpans, type Matcher } from "./find.ts";
 
 /**
  * Keys removed from every dictionary: descriptive metadata (XMP packets, application data) and page
@@ -61,17 +61,7 @@ function collectGarbage(context: PDFContext): void {
   }
 }
 
-function cleaned(text: string, matchers: Matcher[]): string | undefined {
-  const spans = findSpans(text, matchers);
-  if (spans.length === 0) return undefined;
-  let out = "";
-  let pos = 0;
-  for (const sp of spans) {
-    out += text.slice(pos, sp.start);
-    pos = sp.end;
-  }
-  return out + text.slice(pos);
-}
+const cleaned = (text: string, matchers: Matcher[]): string | undefined => replaceSpans(text, matchers)?.text;
 
 /**
  * Removes personal data from every string object of the document outside content streams:

@@ -1,7 +1,7 @@
 import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFStream, PDFString, type PDFObject, type PDFPage } from "pdf-lib";
 import { AppError, scannedDocument, unsupportedFormat } from "../../errors.ts";
 import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
-import { buildMatchers, detectPii, findHits, findSpans, textContainsPii, type KnownPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
+import { buildMatchers, detectPii, findHits, findSpans, replaceSpans, textContainsPii, type KnownPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
 import { IDENTITY, interpret, unitFromBytes, type Box, type ContentUnit, type InterpretContext, type PlacedGlyph } from "./interpret.ts";
 import { cutFor, unionBox } from "./pdf-cuts.ts";
 import { scrubDocument, scrubStrings } from "./pdf-scrub.ts";
@@ -141,15 +141,8 @@ function cleanProperties(o: Operand, matchers: Matcher[]): Operand | undefined {
     // Text strings are PDFDocEncoding (close enough to latin-1 here) or UTF-16BE with a BOM.
     const utf16 = o.bytes[0] === 0xfe && o.bytes[1] === 0xff;
     const text = utf16 ? new TextDecoder("utf-16be").decode(o.bytes.subarray(2)) : latin1(o.bytes);
-    const spans = findSpans(text, matchers);
-    if (spans.length === 0) return undefined;
-    let out = "";
-    let pos = 0;
-    for (const sp of spans) {
-      out += text.slice(pos, sp.start);
-      pos = sp.end;
-    }
-    out += text.slice(pos);
+    const out = replaceSpans(text, matchers)?.text;
+    if (out === undefined) return undefined;
     const bytes = utf16
       ? Uint8Array.from([0xfe, 0xff, ...[...out].flatMap((c) => [...c].flatMap((_, i) => [c.charCodeAt(i) >> 8, c.charCodeAt(i) & 0xff]))])
       : Uint8Array.from(out, (c) => c.charCodeAt(0) & 0xff);

@@ -1,7 +1,7 @@
 import ExcelJS from "exceljs";
 import { unsupportedFormat } from "../../errors.ts";
 import { cellText } from "../xlsx/cell-text.ts";
-import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, replaceSpans, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns, TextRun } from "./pdf-text.ts";
 
 /** What replaces personal data in a cell. */
@@ -50,8 +50,7 @@ function replaceRanges(text: string, ranges: [number, number][]): string {
 
 /** The text with every personal-data span replaced, or undefined when there is none. */
 function redactText(text: string, matchers: Matcher[]): string | undefined {
-  const spans = findSpans(text, matchers);
-  return spans.length === 0 ? undefined : replaceRanges(text, spans.map((sp) => [sp.start, sp.end]));
+  return replaceSpans(text, matchers, REDACTED)?.text;
 }
 
 /**
