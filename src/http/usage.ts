@@ -13,7 +13,7 @@ const OwnerQuery = z.strictObject({
 /** SPEC 4.2 GET /v1/usage (API key): the caller's owner's usage this billing period. */
 export const usageRoutes = (deps: Pick<AppDeps, "db" | "config">) => {
   const ctx = { db: deps.db, config: deps.config, plans: plansFromConfig(deps.config) };
-  return new Elysia({ name: "usage", detail: { tags: ["Account"] } })
+  return new Elysia({ name: "usage", detail: { tags: ["Account"], security: [{ apiKey: [] }] } })
     .use(apiKeyAuth(deps))
     .get("/v1/usage", ({ caller }) => callerUsage(ctx, caller), {
       response: { 200: CallerUsage, ...keyAuthErrors },
