@@ -4,7 +4,7 @@
  * of the guard's decryption; pdf.js reading the text back is what shows the files are right.
  */
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
-import { hash2B, rc4 } from "../../src/engine/guards/pdf-crypt.ts";
+import { hash2B, rc4 } from "../../src/engine/pdf/security.ts";
 import { buildPdf, streamObject } from "./generate.ts";
 import { concat } from "./zip.ts";
 
