@@ -1,4 +1,4 @@
-import { createInflate } from "node:zlib";
+import { createInflate, inflateSync } from "node:zlib";
 
 export interface InflateCount {
   /** Bytes produced before the end, an error, or the limit. */
@@ -15,6 +15,17 @@ export interface InflateCount {
  * before the damage: pdf.js keeps that much too, so a bomb followed by garbage is still a bomb.
  */
 export function countInflated(data: Uint8Array, limit: number, keep = false): Promise<InflateCount> {
+  // Fast path for the thousands of small, intact streams of an ordinary statement: one call into
+  // zlib instead of a stream object each (about half the guard's time on a 2,000-page PDF). It may
+  // hold up to `limit` bytes (the per-stream cap, 64 MiB by default) before it gives up on a bomb.
+  try {
+    const out = inflateSync(data, { maxOutputLength: Math.max(1, limit) });
+    if (out.length > limit) return Promise.resolve({ size: out.length, overLimit: true });
+    return Promise.resolve({ size: out.length, overLimit: false, ...(keep ? { bytes: new Uint8Array(out.buffer, out.byteOffset, out.length) } : {}) });
+  } catch (e) {
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return Promise.resolve({ size: limit + 1, overLimit: true });
+    // Damaged data: the streaming count below measures what came out before the damage.
+  }
   return new Promise((resolve) => {
     const z = createInflate();
     const chunks: Uint8Array[] = [];
