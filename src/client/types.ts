@@ -3,15 +3,8 @@ import type { ParseResponse, Progress, StatementMetadata, Transaction } from "..
 
 export type { ParseResponse, StatementMetadata, Transaction };
 
-/** SPEC 2.6, `GET /v1/usage`. */
-export interface Usage {
-  api_key_id: string;
-  tier: string;
-  period_parses: number;
-  monthly_cap: number;
-  overage_parses: number;
-  projected_overage_naira: string;
-}
+/** SPEC 2.6, `GET /v1/usage` (the server's own type; a type-only import adds no server code). */
+export type { CallerUsage as Usage } from "../billing/usage.ts";
 
 /** `GET /v1/banks` (the service's shape; SPEC leaves it open). */
 export interface BanksResponse {

@@ -3,24 +3,19 @@ import { type RawDate, scanDate, scanPeriod } from "./dates.ts";
 import type { Cell } from "./layout/cells.ts";
 import type { Line } from "./layout/lines.ts";
 import { type Kobo, parseAmount } from "./money.ts";
+import type { PrintedTotals } from "./reconcile.ts";
 
 /**
  * Statement facts printed outside the table: "label value" on one line, or the value under its
  * label (summary boxes). The first occurrence of each label wins, so a second account section
  * (OPay's empty Savings block) does not overwrite the first.
  */
-export interface HeaderFacts {
+export interface HeaderFacts extends PrintedTotals {
   accountNumber: string | null;
   holder: string | null;
   /** The holder was read from a label ("Account Name: …"), not guessed from a salutation or letter head. */
   holderLabelled: boolean;
   period: [RawDate, RawDate] | null;
-  opening: Kobo | null;
-  closing: Kobo | null;
-  totalDebit: Kobo | null;
-  totalCredit: Kobo | null;
-  debitCount: number | null;
-  creditCount: number | null;
   currency: string | null;
 }
 

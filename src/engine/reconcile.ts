@@ -12,13 +12,17 @@ export interface LedgerRow {
   unsided: Kobo | null;
 }
 
-export interface PrintedFigures {
+/** What a statement prints about itself (header or summary block); null where it prints nothing. */
+export interface PrintedTotals {
   opening: Kobo | null;
   closing: Kobo | null;
   totalDebit: Kobo | null;
   totalCredit: Kobo | null;
   debitCount: number | null;
   creditCount: number | null;
+}
+
+export interface PrintedFigures extends PrintedTotals {
   /** The printed credit total may include the opening balance (bank quirk). */
   creditTotalMayIncludeOpening: boolean;
 }
