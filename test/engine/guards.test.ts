@@ -11,18 +11,9 @@ import { pdfCrypt } from "../../src/engine/guards/index.ts";
 import { ascii85, asciiHex, lzwZeroBomb, zlibBomb } from "../hostile/bombs.ts";
 import { buildPdf, flateStream, sample, streamObject } from "../hostile/generate.ts";
 import { concat } from "../hostile/zip.ts";
+import { rejection } from "../helpers/errors.ts";
 
 const latin1 = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected the guard to reject");
-}
 
 function pdfWith(pagesDict: string, extra: (string | Uint8Array)[] = []): Uint8Array {
   return buildPdf([

@@ -1,20 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AppError } from "../../src/errors.ts";
 import { extractPdfPages, inspectDocument, parseStatement } from "../../src/engine/index.ts";
 import type { Progress } from "../../src/engine/types.ts";
 import { buildImageOnlyPdf, buildPdf, type Put, type SyntheticPage } from "./synthetic-pdf.ts";
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
-}
+import { rejection } from "../helpers/errors.ts";
 
 const data = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "data", name)));
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AppError } from "../../src/errors.ts";
 import { parseStatement, toCsv } from "../../src/engine/index.ts";
 import type { ParseResponse, Transaction } from "../../src/engine/types.ts";
+import { rejection } from "../helpers/errors.ts";
 
 /**
  * The real, source-redacted statements in ../shared/samples. Every expected figure below was read
@@ -22,16 +22,6 @@ const row = (date: string, debit: string, credit: string, balance: string, refer
   reference,
 });
 const strip = (r: ParseResponse) => r.transactions.map(({ currency: _c, ...t }) => t);
-
-async function rejection(p: Promise<unknown>): Promise<AppError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("firstbank.pdf", async () => {
   const r = await parse("firstbank.pdf");

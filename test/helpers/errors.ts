@@ -1,0 +1,12 @@
+import { AppError } from "../../src/errors.ts";
+
+/** The AppError a promise rejects with; fails the test if it resolves or throws anything else. */
+export async function rejection(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error("expected an AppError rejection");
+}
