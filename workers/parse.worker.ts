@@ -10,7 +10,8 @@ import { assembleLines } from "../src/engine/assemble.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
-import { checkPageCount, extractPages, openPdf, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
+import { checkPageCount, openPdf, type PdfDocument, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
+import { pageTreeUpdate, withUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import type { PageText, ParseResponse } from "../src/engine/types.ts";
@@ -18,9 +19,13 @@ import { AppError, internalError, type Result, scannedDocument } from "../src/er
 import { FIRST_RANGE_BONUS, orderParts, planRanges } from "../src/jobs/planner.ts";
 import {
   type DocumentInput,
+  type PagesOutput,
   type Parsed,
+  type PortReply,
   type ParseWorkerData,
   type PortMessage,
+  HEAP_CHECK_EVERY,
+  HEAP_CHECK_IDLE_MS,
   RECYCLE_EXIT_CODE,
   type SplitPlan,
   type TaskOutputs,
@@ -59,7 +64,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
   const bytes = ownCopy(doc);
   if (task.split !== null) {
     const split = await splitAndReadFirst(bytes, task.split, task);
-    if (split) return { split };
+    if (split) return split;
   }
   const response = await parseStatement(bytes, {
     bank: doc.bank,
@@ -79,30 +84,47 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
 async function splitAndReadFirst(
   bytes: Uint8Array,
   split: { above: number; workers: number },
-  { doc, port }: Extract<WorkerTask, { op: "parse" }>,
-): Promise<(SplitPlan & { first: TaskOutputs["pages"] }) | null> {
+  { doc, port, csv }: Extract<WorkerTask, { op: "parse" }>,
+): Promise<TaskOutputs["parse"] | null> {
   if (sniff(bytes) !== "pdf") return null;
   // The password lets the guard decrypt and measure an encrypted document's streams too.
   const report = await guardPdf(bytes, { maxPages: doc.limits.maxPages }, { password: doc.password });
   // The page tree's own claim is enough to skip opening a small PDF twice; a claim that lies low
   // only means the document is parsed whole, which is still correct.
   if (report.pagesCountClaim <= split.above) return null;
-  const pdf = await openPdf(bytes, doc.password);
+  const update = pageTreeUpdate(bytes, report.pageTree);
+  const pdf = await openPdf(withUpdate(bytes, update), doc.password);
   try {
     checkPageCount(pdf.numPages, doc.limits.maxPages);
     if (pdf.numPages <= split.above) return null;
-    const plan: SplitPlan = { pageCount: pdf.numPages, producer: await pdfProducer(pdf), ranges: planRanges(pdf.numPages, split.workers, pdf.numPages * FIRST_RANGE_BONUS) };
+    const plan: SplitPlan = {
+      pageCount: pdf.numPages,
+      producer: await pdfProducer(pdf),
+      ranges: planRanges(pdf.numPages, split.workers, pdf.numPages * FIRST_RANGE_BONUS),
+      ...(update ? { update } : {}),
+    };
     post(port, { type: "split", ...plan });
     const { first, last } = plan.ranges[0]!;
-    const pages: PageText[] = [];
-    for (let n = first; n <= last; n++) {
-      pages.push(await readPage(pdf, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
-      post(port, { type: "page", number: n });
+    const own = await readRange(pdf, first, last, port);
+    const others = await askForParts(port, { first, last });
+    if (others) {
+      post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
+      const parsed = assembleParts([own, ...others], plan.pageCount, plan.producer, doc.bank, csv);
+      post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
+      return { parsed };
     }
-    return { ...plan, first: rangeOutput(first, pages) };
+    return { split: { ...plan, first: { first, count: own.count, linesJson: JSON.stringify(own.lines), hasText: own.hasText, threadId } } };
   } finally {
     await pdf.destroy();
   }
+}
+
+/** The other ranges' outputs if the main thread has them all already (see PortReply), else null. */
+function askForParts(port: MessagePort, read: { first: number; last: number }): Promise<PagesOutput[] | null> {
+  return new Promise((resolve) => {
+    port.once("message", (r: PortReply) => resolve(r.parts));
+    post(port, { type: "want-parts", ...read, threadId });
+  });
 }
 
 /**
@@ -111,30 +133,51 @@ async function splitAndReadFirst(
  */
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
   const { doc, port } = task;
-  const { pages: extracted } = await extractPages(ownCopy(doc), {
-    password: doc.password,
-    first: task.first,
-    last: task.last,
-    onPage: (n: number) => post(port, { type: "page", number: n }),
-  });
-  return rangeOutput(task.first, extracted);
+  const pdf = await openPdf(withUpdate(new Uint8Array(doc.bytes), task.update), doc.password);
+  try {
+    const range = await readRange(pdf, task.first, Math.min(task.last, pdf.numPages), port);
+    return { first: range.first, count: range.count, linesJson: JSON.stringify(range.lines), hasText: range.hasText, threadId };
+  } finally {
+    await pdf.destroy();
+  }
 }
 
-const rangeOutput = (first: number, pages: PageText[]): TaskOutputs["pages"] => ({
-  first,
-  count: pages.length,
-  linesJson: JSON.stringify(pages.flatMap(pageLines)),
-  hasText: pages.some((p) => p.items.length > 0),
-  threadId,
-});
+/** A range's pages as layout lines (pageLines of each page, in page order). */
+interface RangeLines {
+  first: number;
+  count: number;
+  lines: Line[];
+  /** Some page of the range has text (a document with none at all is a scan). */
+  hasText: boolean;
+}
 
-function assemble(task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] {
-  const parts = orderParts(task.parts, task.pageCount);
+/**
+ * Reads pages first..last into lines, page by page: a page's text items are garbage as soon as
+ * its lines are built, which keeps a large range's heap (and the collections it costs) small.
+ */
+async function readRange(pdf: PdfDocument, first: number, last: number, port: MessagePort): Promise<RangeLines> {
+  const lines: Line[] = [];
+  let hasText = false;
+  for (let n = first; n <= last; n++) {
+    const page = await readPage(pdf, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e)));
+    hasText ||= page.items.length > 0;
+    for (const line of pageLines(page)) lines.push(line);
+    post(port, { type: "page", number: n });
+  }
+  return { first, count: Math.max(0, last - first + 1), lines, hasText };
+}
+
+/** Merges ranges (any order) in page order and assembles the statement. */
+function assembleParts(parts: (PagesOutput | RangeLines)[], pageCount: number, producer: string, bank: string | undefined, csv: boolean): Parsed {
+  const ordered = orderParts(parts, pageCount);
   // The whole-document path checks this inside the engine (assertHasText); split ranges here.
-  if (task.pageCount > 0 && !parts.some((p) => p.hasText)) throw scannedDocument();
-  const lines = parts.flatMap((p) => JSON.parse(p.linesJson) as Line[]);
-  return serialise(assembleLines(lines, task.producer, { bank: task.bank }), task.csv);
+  if (pageCount > 0 && !ordered.some((p) => p.hasText)) throw scannedDocument();
+  const lines = ordered.flatMap((p) => ("lines" in p ? p.lines : (JSON.parse(p.linesJson) as Line[])));
+  return serialise(assembleLines(lines, producer, { bank }), csv);
 }
+
+const assemble = (task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] =>
+  assembleParts(task.parts, task.pageCount, task.producer, task.bank, task.csv);
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
   const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank, limits: task.doc.limits });
@@ -158,7 +201,18 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
   }
 }
 
+// When the heap is checked: see HEAP_CHECK_IDLE_MS.
+let uncheckedTasks = 0;
+let heapCheck: ReturnType<typeof setTimeout> | undefined;
+const checkHeap = () => {
+  uncheckedTasks = 0;
+  retiring ||= overHeapLimit();
+};
+
 export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
+  clearTimeout(heapCheck);
+  // A check that is due but lost the race with this task's arrival runs now, before it.
+  if (uncheckedTasks >= HEAP_CHECK_EVERY) checkHeap();
   // Retire before touching the task: the pool sees the exit code and runs the task on another
   // worker. (Exiting right after the previous task could race with the next one being handed in.)
   if (retiring) process.exit(RECYCLE_EXIT_CODE);
@@ -173,12 +227,8 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
       post(task.port, { type: "end" });
       task.port.close();
     }
-    // Measured once the answer is on its way (a macrotask runs after Piscina posts it): forcing a
-    // collection of a large task's garbage takes a few hundred ms, which must not hold back the
-    // answer a document's next step waits for. If the next task arrives first, the check runs
-    // between that task's steps and the one after it retires instead; either way one task later.
-    setImmediate(() => {
-      retiring ||= overHeapLimit();
-    });
+    // Macrotasks run once Piscina has posted the answer.
+    if (++uncheckedTasks >= HEAP_CHECK_EVERY) setImmediate(checkHeap);
+    else heapCheck = setTimeout(checkHeap, HEAP_CHECK_IDLE_MS);
   }
 }

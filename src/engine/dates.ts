@@ -49,8 +49,26 @@ function fullYear(y: string): number {
   return n;
 }
 
+/**
+ * Results of recently scanned strings: a statement repeats each date on many rows, and the layout
+ * passes ask about the same cell more than once. Cached dates are frozen, as callers share them.
+ */
+const scanned = new Map<string, Readonly<RawDate> | null>();
+/** Entries kept before the cache is emptied (about 2 MB at most). */
+const SCAN_CACHE_SIZE = 20_000;
+
 /** Recognises a whole string as a date (with optional time); null when it is not one. */
-export function scanDate(text: string): RawDate | null {
+export function scanDate(text: string): Readonly<RawDate> | null {
+  const hit = scanned.get(text);
+  if (hit !== undefined) return hit;
+  const raw = scanUncached(text);
+  const result = raw && Object.freeze(raw);
+  if (scanned.size >= SCAN_CACHE_SIZE) scanned.clear();
+  scanned.set(text, result);
+  return result;
+}
+
+function scanUncached(text: string): RawDate | null {
   const t = text.replace(/\s+/g, " ").trim();
   if (t.length < 6 || t.length > 40 || !/\d/.test(t)) return null;
   for (const re of FORMS) {

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { AppError } from "../errors.ts";
-import { type ParseWorkerData, type PortMessage, RECYCLE_EXIT_CODE, type TaskOutputs, type WorkerAnswer, type WorkerTask } from "./tasks.ts";
+import { type ParseWorkerData, type PortMessage, type PortReply, RECYCLE_EXIT_CODE, type TaskOutputs, type WorkerAnswer, type WorkerTask } from "./tasks.ts";
 
 /** A task as the caller writes it: the pool creates and transfers the progress port itself. */
 export type TaskInput = WorkerTask extends infer T ? (T extends { port: MessagePort } ? Omit<T, "port"> : T) : never;
@@ -9,8 +9,11 @@ export type TaskInput = WorkerTask extends infer T ? (T extends { port: MessageP
 export interface RunOptions {
   /** Aborting terminates the worker running the task (Piscina replaces it) and rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Progress messages, delivered in order, all of them before the returned promise settles. */
-  onMessage?: (m: Exclude<PortMessage, { type: "end" }>) => void;
+  /**
+   * Progress messages, delivered in order, all of them before the returned promise settles.
+   * `reply` answers the task over its port (see PortReply).
+   */
+  onMessage?: (m: Exclude<PortMessage, { type: "end" }>, reply: (r: PortReply) => void) => void;
 }
 
 export interface WorkerPool {
@@ -49,7 +52,11 @@ const RECYCLED = new RegExp(`exited with code: ${RECYCLE_EXIT_CODE}$`);
 
 export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, onError = () => {} }: PoolOptions): WorkerPool {
   const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024 };
-  const piscina = new Piscina<WorkerTask, WorkerAnswer>({ filename, minThreads: threads, maxThreads: threads, workerData });
+  // Atomics off: with them Piscina parks an idle thread in Atomics.wait, so nothing a worker
+  // schedules after answering (its heap check, src/workers/parse.worker.ts) runs until the next
+  // task arrives, and then runs in front of it. Tasks here are long enough that message passing
+  // costs nothing measurable.
+  const piscina = new Piscina<WorkerTask, WorkerAnswer>({ filename, minThreads: threads, maxThreads: threads, workerData, atomics: "disabled" });
   // Without a listener, a worker error outside a task would be an unhandled 'error' event.
   piscina.on("error", onError);
   let warmed = false;
@@ -76,7 +83,8 @@ export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb
       const { port1, port2 } = new MessageChannel();
       let ended!: () => void;
       const end = new Promise<void>((resolve) => (ended = resolve));
-      port1.on("message", (m: PortMessage) => (m.type === "end" ? ended() : onMessage?.(m)));
+      const reply = (r: PortReply) => port1.postMessage(r);
+      port1.on("message", (m: PortMessage) => (m.type === "end" ? ended() : onMessage?.(m, reply)));
       try {
         answer = await settle(piscina.run({ ...task, port: port2 } as WorkerTask, { signal, transferList: [port2] }), signal);
         // The answer can overtake the port's last messages; `end` is posted after all of them.

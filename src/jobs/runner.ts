@@ -64,31 +64,54 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
   let done = 0;
   let total = 0;
   const others: Promise<PagesOutput>[] = [];
+  const finished: PagesOutput[] = [];
+  /** Ranges whose task is running (it has read a page): they finish without waiting on anything. */
+  let running = 0;
+  /** The planning task's `want-parts`, held until the running ranges are all in. */
+  let heldReply: (() => void) | undefined;
   const failFast = (e: unknown): never => {
     // One range failed: stop the others rather than let them run to no purpose.
     if (!signal.aborted) abort.abort(e);
     throw signal.reason instanceof AppError ? signal.reason : e;
   };
   const onPage = () => hooks.onProgress?.({ stage: "extract", current: ++done, total });
-  const runRange = async (range: PageRange): Promise<PagesOutput> => {
-    const out = await pool.run({ op: "pages", doc, first: range.first, last: range.last }, { signal, onMessage: (m) => m.type === "page" && onPage() });
+  const runRange = async (range: PageRange, update: Uint8Array | undefined): Promise<PagesOutput> => {
+    let started = false;
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== "page") return;
+      if (!started) running++;
+      started = true;
+      onPage();
+    };
+    const out = await pool.run({ op: "pages", doc, first: range.first, last: range.last, ...(update ? { update } : {}) }, { signal, onMessage });
     hooks.onRange?.({ ...range, threadId: out.threadId });
+    finished.push(out);
+    if (finished.length === others.length) heldReply?.();
     return out;
   };
   const firstTask = pool.run(
     { op: "parse", doc, csv, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
     {
       signal,
-      onMessage: (m) => {
+      onMessage: (m, reply) => {
         if (m.type === "progress") hooks.onProgress?.(m.progress);
         else if (m.type === "page") onPage();
         else if (m.type === "split") {
           total = m.pageCount;
           for (const range of m.ranges.slice(1)) {
-            const p = runRange(range).catch(failFast);
+            const p = runRange(range, m.update).catch(failFast);
             p.catch(() => {}); // observed below; this only keeps an early failure from being "unhandled"
             others.push(p);
           }
+        } else if (m.type === "want-parts") {
+          hooks.onRange?.({ first: m.first, last: m.last, threadId: m.threadId });
+          // The planning task assembles in place when the other ranges are in: its own lines then
+          // need no serialising, copying and parsing again in another task. It may wait for ranges
+          // that are running, never for one still queued (see PortReply).
+          const answer = () => reply({ type: "parts", parts: finished });
+          if (finished.length === others.length) answer();
+          else if (running === others.length) heldReply = answer;
+          else reply({ type: "parts", parts: null });
         }
       },
     },
@@ -98,8 +121,7 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
   if ("parsed" in first) {
     parsed = first.parsed;
   } else {
-    const { pageCount, producer, ranges } = first.split;
-    hooks.onRange?.({ ...ranges[0]!, threadId: first.split.first.threadId });
+    const { pageCount, producer } = first.split;
     const parts = [first.split.first, ...(await Promise.all(others))];
     hooks.onProgress?.({ stage: "assemble", current: 0, total: 1 });
     // Ranges come back in plan order (page order); the assembling worker merges and checks them.

@@ -29,8 +29,11 @@ export type WorkerTask =
    * the document it already opened, and answers `{ split }`.
    */
   | { op: "parse"; doc: DocumentInput; csv: boolean; split: { above: number; workers: number } | null; port: MessagePort }
-  /** Extracts the text of pages first..last (1-based, inclusive). */
-  | { op: "pages"; doc: DocumentInput; first: number; last: number; port: MessagePort }
+  /**
+   * Extracts the text of pages first..last (1-based, inclusive); `update` is the plan's page-tree
+   * update, appended to this task's copy of the upload.
+   */
+  | { op: "pages"; doc: DocumentInput; first: number; last: number; update?: Uint8Array; port: MessagePort }
   /** Layout inference and assembly over the range tasks' lines (`parts`, any order). */
   | { op: "assemble"; parts: PagesOutput[]; pageCount: number; producer: string; bank?: string; csv: boolean }
   | { op: "redact"; doc: DocumentInput };
@@ -52,8 +55,14 @@ export interface SplitPlan {
   producer: string;
   /** Contiguous, in page order; the first one is read by the task that planned them. */
   ranges: { first: number; last: number }[];
+  /** Incremental update that balances a flat page tree for pdf.js (src/engine/pdf/page-tree.ts). */
+  update?: Uint8Array;
 }
-export type ParseOutput = { split: SplitPlan & { first: PagesOutput } } | { parsed: Parsed };
+export type ParseOutput =
+  /** The first range's lines, for an `assemble` task. */
+  | { split: SplitPlan & { first: PagesOutput } }
+  /** The whole document, or a split one assembled in place. */
+  | { parsed: Parsed };
 /**
  * A range's pages as layout lines (pageLines of each page, built in the worker that read them, so
  * that work is spread over the threads instead of left to the one assembling).
@@ -80,6 +89,16 @@ export interface RedactOutput {
  * task after the one that grew it, before touching that task, so the pool can run it elsewhere.
  */
 export const RECYCLE_EXIT_CODE = 75;
+
+/**
+ * A worker checks its heap (WORKER_MAX_HEAP_MB) with a forced full collection: a few hundred ms
+ * after a large task. Run right after each task, it held up whatever came next on the thread (the
+ * next document of a batch), so it runs once the worker has been idle this long, and a new task
+ * cancels it; under steady load it still runs after every HEAP_CHECK_EVERY-th task (after the
+ * answer, or before the next task if that arrives first).
+ */
+export const HEAP_CHECK_IDLE_MS = 500;
+export const HEAP_CHECK_EVERY = 4;
 
 /** Piscina `workerData` of every parse worker. */
 export interface ParseWorkerData {
@@ -108,4 +127,14 @@ export type PortMessage =
   | { type: "progress"; progress: Progress }
   | { type: "page"; number: number }
   | ({ type: "split" } & SplitPlan)
+  /** The planning task has read its range (first..last) and asks for the others' (answered with PortReply). */
+  | { type: "want-parts"; first: number; last: number; threadId: number }
   | { type: "end" };
+
+/**
+ * The main thread's answer to `want-parts`: every other range's output, once they are all in;
+ * null at once when some range's task has not started yet. A planning task may wait for running
+ * tasks, never for queued ones: two documents' planning tasks each waiting for a range queued
+ * behind the other would hold both threads for ever.
+ */
+export type PortReply = { type: "parts"; parts: PagesOutput[] | null };

@@ -3,9 +3,9 @@ import { PDFDocument } from "pdf-lib";
 import type { ParseResponse, Progress } from "../../src/engine/types.ts";
 import { AppError } from "../../src/errors.ts";
 import { orderParts, planRanges } from "../../src/jobs/planner.ts";
-import { createWorkerPool } from "../../src/jobs/pool.ts";
+import { createWorkerPool, type RunOptions, type TaskInput, type WorkerPool } from "../../src/jobs/pool.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
-import type { DocumentInput } from "../../src/jobs/tasks.ts";
+import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS } from "../../src/jobs/tasks.ts";
 import { makeStatementPdf } from "./support/statement-pdf.ts";
 
 const share = (bytes: Uint8Array): SharedArrayBuffer => {
@@ -58,7 +58,7 @@ describe("worker pool with the real engine", () => {
     );
     expect(ranges.length).toBe(2);
     expect(new Set(ranges.map((r) => r.threadId)).size).toBe(2);
-    // 24 / 14 = one bonus page for the first range, which already has the document open.
+    // 24 / 20 = one bonus page for the first range (see FIRST_RANGE_BONUS).
     expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 13], [14, 24]]);
     // One progress message per page, counting up to the total without a gap.
     const pages = progress.filter((p) => p.stage === "extract");
@@ -74,6 +74,75 @@ describe("worker pool with the real engine", () => {
     expect(response.transactions[0]!.narration).toContain("TRANSFER FROM PAYER 1");
     expect(response.transactions.at(-1)!.narration).toContain("POS PURCHASE SHOP 528");
   }, 60_000);
+
+  type Timing = "queued ranges" | "running ranges" | "finished ranges";
+  /**
+   * The pool as the runner sees it, with the timing of one split document under the test's
+   * control, relative to the planning task asking for the other ranges (`want-parts`): the other
+   * range's task "queued" (not started until then), "running" (started, its result held until
+   * then) or "finished" (the question held until it is in). Records the ops that ran.
+   */
+  function timedPool(timing: Timing): WorkerPool & { ops: string[] } {
+    const ops: string[] = [];
+    const ranges: Promise<unknown>[] = [];
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const asked = gate();
+    const started = gate();
+    return {
+      ...pool,
+      ops,
+      run: (async (task: TaskInput, options: RunOptions = {}) => {
+        ops.push(task.op);
+        if (task.op === "pages") {
+          if (timing === "queued ranges") await asked.opened;
+          const onMessage = options.onMessage;
+          const out = pool.run(task, { ...options, onMessage: (m, reply) => (started.open(), onMessage?.(m, reply)) });
+          ranges.push(out);
+          const value = await out;
+          if (timing === "running ranges") await asked.opened;
+          return value;
+        }
+        const onMessage = options.onMessage;
+        return pool.run(task, {
+          ...options,
+          onMessage: (m, reply) => {
+            if (m.type !== "want-parts") return onMessage?.(m, reply);
+            const ask = () => (onMessage?.(m, reply), asked.open());
+            // Sleeps: the runner's own .then()s on a finished range run first.
+            if (timing === "finished ranges") void Promise.all(ranges).then(() => Bun.sleep(0)).then(ask);
+            else if (timing === "running ranges") void started.opened.then(() => Bun.sleep(0)).then(ask);
+            else ask();
+          },
+        });
+      }) as WorkerPool["run"],
+    };
+  }
+
+  for (const timing of ["queued ranges", "running ranges", "finished ranges"] as const) {
+    const inPlace = timing !== "queued ranges";
+    test(`split with ${timing}: assembled ${inPlace ? "in place" : "in an assemble task"}, same result as whole`, async () => {
+      const bytes = await makeStatementPdf({ pages: 24 });
+      const timed = timedPool(timing);
+      const progress: Progress[] = [];
+      const ranges: number[] = [];
+      const split = await runDocument(
+        { pool: timed, timeoutMs: 120_000, freeWorkers: () => 2 },
+        { kind: "csv", doc: doc(bytes) },
+        { onProgress: (p) => progress.push(p), onRange: (r) => ranges.push(r.first) },
+      );
+      expect(timed.ops).toEqual(inPlace ? ["parse", "pages"] : ["parse", "pages", "assemble"]);
+      expect(ranges.sort((a, b) => a - b)).toEqual([1, 14]);
+      expect(progress.filter((p) => p.stage === "assemble")).toEqual([{ stage: "assemble", current: 0, total: 1 }, { stage: "assemble", current: 1, total: 1 }]);
+      const whole = await runDocument({ pool, timeoutMs: 120_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
+      if (split.kind !== "csv" || whole.kind !== "csv") throw new Error("expected csv results");
+      expect(split.json).toBe(whole.json);
+      expect(split.csv).toBe(whole.csv);
+    }, 60_000);
+  }
 
   test("a large PDF without any text fails as scanned_document when split, as it does whole", async () => {
     const pdf = await PDFDocument.create();
@@ -102,18 +171,32 @@ describe("worker pool with the real engine", () => {
 });
 
 describe("worker recycling", () => {
-  // Any worker that has loaded the engine is over 1 MiB, so each one retires after one task.
+  // Any worker that has loaded the engine is over 1 MiB, so each one retires at its first check.
   const pool = createWorkerPool({ threads: 1, maxHeapMb: 1 });
   afterAll(() => pool.destroy());
 
-  test("a worker over the heap limit is replaced before its next task, and that task still runs", async () => {
+  test("a worker over the heap limit retires once idle; the next task runs on its replacement", async () => {
     const first = await pool.run({ op: "ping" });
     const bytes = await Bun.file("/work/shared/samples/firstbank.pdf").bytes();
     const parsed = await runDocument({ pool, timeoutMs: 60_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
     expect(parsed.kind).toBe("csv");
     if (parsed.kind === "csv") expect(parsed.csv.startsWith("date,narration,debit,credit,balance,reference,currency")).toBe(true);
+    await Bun.sleep(HEAP_CHECK_IDLE_MS + 200);
     const later = await pool.run({ op: "ping" });
     expect(later.instance).not.toBe(first.instance);
+  }, 60_000);
+
+  test("without a pause, it retires after HEAP_CHECK_EVERY tasks", async () => {
+    const busy = createWorkerPool({ threads: 1, maxHeapMb: 1 });
+    try {
+      const seen: string[] = [];
+      for (let k = 0; k <= HEAP_CHECK_EVERY; k++) seen.push((await busy.run({ op: "ping" })).instance);
+      // One thread: the first HEAP_CHECK_EVERY pings on one worker, the next on its replacement.
+      expect(new Set(seen.slice(0, HEAP_CHECK_EVERY)).size).toBe(1);
+      expect(seen[HEAP_CHECK_EVERY]).not.toBe(seen[0]);
+    } finally {
+      await busy.destroy();
+    }
   }, 60_000);
 });
 

@@ -20,6 +20,22 @@ export interface StreamRef {
   objStm?: { n: number; first: number };
 }
 
+/**
+ * A `/Type /Pages` dictionary that is a whole object, with its kids: what the page-tree balancer
+ * (src/engine/pdf/page-tree.ts) needs to re-parent them. The dictionary bytes are a copy.
+ */
+export interface PagesNode {
+  num: number;
+  gen: number;
+  /** Its /Count, when a number. */
+  count?: number;
+  /** Kids as `num, gen` pairs in order (references only). */
+  kids: number[];
+  dict: Uint8Array;
+  /** Where the /Kids array ([ to ] inclusive) sits in `dict`. */
+  kidsAt: [number, number];
+}
+
 /** Where each object of an object stream starts, for scanning its contents object by object. */
 export interface ObjectStart {
   num: number;
@@ -44,10 +60,20 @@ export interface PdfSyntax {
   forms: number[];
   /** More references than MAX_REFS: `refs` is incomplete. */
   refsTruncated: boolean;
+  /** Object numbers of the objects that are `/Type /Page` dictionaries, in file order. */
+  pageObjects: number[];
+  /** Whole-object `/Type /Pages` dictionaries that list their kids in an array. */
+  pagesNodes: PagesNode[];
+  /** More page objects than MAX_PAGE_OBJECTS: `pageObjects` is incomplete. */
+  pageObjectsTruncated: boolean;
 }
 
 interface DictFrame {
   kind: "dict";
+  /** Offset of its `<<`. */
+  start: number;
+  kids?: number[];
+  kidsAt?: [number, number];
   /** Key waiting for its value. */
   key: string | null;
   /** Key of the latest value, so a following `R` can mark it indirect. */
@@ -63,6 +89,10 @@ interface DictFrame {
 interface ArrayFrame {
   kind: "array";
   names: string[];
+  /** Offset of its `[`. */
+  start: number;
+  /** Collected `num, gen` pairs of its references: only for a dictionary's /Kids. */
+  refs?: number[];
 }
 type Frame = DictFrame | ArrayFrame;
 
@@ -105,6 +135,8 @@ function readNumber(bytes: Uint8Array, start: number, end: number): number {
 const MAX_ARRAY_NAMES = 8;
 /** References recorded per scan (~8 bytes each); a real statement has far fewer than this. */
 const MAX_REFS = 4_000_000;
+/** Page objects recorded per scan: far above MAX_PAGES, so only a hostile file reaches it. */
+const MAX_PAGE_OBJECTS = 200_000;
 
 /** `#xx` escapes in names are decoded, as pdf.js does, so /Fl#61teDecode is still seen as Flate. */
 function decodeName(raw: string): string {
@@ -125,6 +157,9 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     refs: new Map(),
     forms: [],
     refsTruncated: false,
+    pageObjects: [],
+    pagesNodes: [],
+    pageObjectsTruncated: false,
   };
   let refCount = 0;
   // The two latest numbers with nothing else after them: the `N G` of an `N G R` reference.
@@ -151,7 +186,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     return true;
   };
   /** A value (scalar or closed container) arrived in the current container. */
-  const value = (v: { name?: string; num?: number; names?: string[] }) => {
+  const value = (v: { name?: string; num?: number; names?: string[]; kids?: ArrayFrame }) => {
     const f = top();
     if (!f) return;
     if (f.kind === "array") {
@@ -170,13 +205,24 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     else if (key === "Subtype" && v.name !== undefined) f.subtype = v.name;
     else if (key === "N" && v.num !== undefined) f.n = v.num;
     else if (key === "First" && v.num !== undefined) f.first = v.num;
+    else if (key === "Kids" && v.kids?.refs) {
+      f.kids = v.kids.refs;
+      f.kidsAt = [v.kids.start, i];
+    }
     f.lastKey = key;
     f.key = null;
   };
   const closeDict = (f: DictFrame) => {
     if (f.type === "Pages" && f.count !== undefined && f.count > out.pagesCountClaim) out.pagesCountClaim = f.count;
-    if (stack.length === 0) lastTopDict = f;
-    else value({});
+    if (stack.length === 0) {
+      lastTopDict = f;
+      if (currentObj && f.type === "Page") {
+        if (out.pageObjects.length < MAX_PAGE_OBJECTS) out.pageObjects.push(currentObj.num);
+        else out.pageObjectsTruncated = true;
+      } else if (currentObj && f.type === "Pages" && f.kids && f.kidsAt) {
+        out.pagesNodes.push({ ...currentObj, count: f.count, kids: f.kids, dict: bytes.slice(f.start, i), kidsAt: [f.kidsAt[0] - f.start, f.kidsAt[1] - f.start] });
+      }
+    } else value({});
   };
 
   let i = 0;
@@ -217,7 +263,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     } else if (c === 0x3c /* < */) {
       if (bytes[i + 1] === 0x3c) {
         i += 2;
-        if (!push({ kind: "dict", key: null, lastKey: null })) return out;
+        if (!push({ kind: "dict", key: null, lastKey: null, start: i - 2 })) return out;
       } else {
         const end = buf.indexOf(0x3e, i);
         i = end < 0 ? n : end + 1;
@@ -231,14 +277,16 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
         closeDict(f);
       }
     } else if (c === 0x5b /* [ */) {
+      const parent = top();
+      const kids = parent?.kind === "dict" && parent.key === "Kids";
+      if (!push({ kind: "array", names: [], start: i, ...(kids ? { refs: [] } : {}) })) return out;
       i++;
-      if (!push({ kind: "array", names: [] })) return out;
     } else if (c === 0x5d /* ] */) {
       i++;
       const f = top();
       if (f?.kind === "array") {
         stack.pop();
-        value({ names: f.names });
+        value({ names: f.names, kids: f });
       }
     } else if (c === 0x7b || c === 0x7d || c === 0x29) {
       i++; // PostScript calculator braces and stray parentheses carry nothing we need
@@ -278,6 +326,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
           } else out.refsTruncated = true;
         }
         const f = top();
+        if (f?.kind === "array" && f.refs && wasRef1 >= 0 && wasRef2 >= 0) f.refs.push(wasRef2, wasRef1);
         if (f?.kind === "dict" && f.lastKey === "Length") f.length = null;
         if (f?.kind === "dict" && f.lastKey === "Filter") f.filters = [];
       } else {

@@ -4,6 +4,7 @@ import { countInflated, type InflateCount } from "./inflate.ts";
 import { formNestingDepth } from "./forms.ts";
 import { type CryptState, pdfCrypt } from "./pdf-crypt.ts";
 import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
+import type { PageTreeFacts } from "../pdf/page-tree.ts";
 import { type ObjectStart, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
 
 export interface PdfGuardReport {
@@ -18,6 +19,8 @@ export interface PdfGuardReport {
   encryption: CryptState["kind"];
   /** Longest chain of form XObjects drawing one another. */
   formDepth: number;
+  /** Page objects and /Pages nodes seen, for balancing a flat page tree (src/engine/pdf/page-tree.ts). */
+  pageTree: PageTreeFacts;
 }
 
 export interface PdfGuardOptions {
@@ -35,7 +38,8 @@ export interface PdfGuardOptions {
 export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLimits> = {}, options: PdfGuardOptions = {}): Promise<PdfGuardReport> {
   const limits = pdfGuardLimits(overrides);
   const crypt = pdfCrypt(bytes, options.password);
-  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind, formDepth: 0 };
+  const pageTree: PageTreeFacts = { pageObjects: [], pagesNodes: [], complete: crypt.kind !== "locked", encrypted: crypt.kind !== "none" };
+  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind, formDepth: 0, pageTree };
   const refs = new Map<number, number[]>();
   const forms: number[] = [];
   let refsComplete = true;
@@ -52,6 +56,9 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
       else refs.set(obj, list);
     }
     forms.push(...s.forms);
+    for (const num of s.pageObjects) pageTree.pageObjects.push(num);
+    pageTree.pagesNodes.push(...s.pagesNodes);
+    pageTree.complete &&= !s.pageObjectsTruncated;
     refsComplete &&= !s.refsTruncated;
     report.embeddedFiles ||= s.embeddedFiles;
     checkPageClaim(report.pagesCountClaim, limits.maxPages);
