@@ -27,6 +27,12 @@ const AMOUNT_RE = new RegExp(
 /** Unsigned, unmarked, two decimals, no currency: read directly, without AMOUNT_RE. */
 const PLAIN_AMOUNT = /^(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}$/;
 
+/**
+ * The plain shape of nearly every amount cell ("1,234.56", "500.00"): money and nothing else (no
+ * date, time or marker has it), so callers that classify text can settle it before anything else.
+ */
+export const isPlainAmount = (text: string): boolean => PLAIN_AMOUNT.test(text);
+
 /** Placeholders that mean "no amount on this side". */
 const EMPTY_AMOUNT = /^(?:[-–—]{1,3}|₦\s*[-–—]{1,3}|N\/A|nil|-?\s*₦?\s*-)$/i;
 

@@ -1,5 +1,5 @@
 import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
-import { isEmptyAmount, parseAmount } from "../money.ts";
+import { isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
 
 /**
  * A cell is a run of text on one line that belongs to one column. Its kind decides which columns
@@ -27,6 +27,8 @@ const kindCache = new Map<string, CellKind>();
 const KIND_CACHE_SIZE = 20_000;
 
 export function cellKind(text: string): CellKind {
+  // Amounts are most cells and nearly all distinct: settled here, they never churn the cache.
+  if (isPlainAmount(text)) return "money";
   const hit = kindCache.get(text);
   if (hit) return hit;
   const kind = computeKind(text);
@@ -68,7 +70,9 @@ export function splitTyped(tokens: Token[]): Cell[] {
   let i = 0;
   while (i < tokens.length) {
     let taken = 0;
-    const maxN = DATE_START.test(tokens[i]!.text) ? Math.min(MAX_DATE_TOKENS, tokens.length - i) : 0;
+    const first = tokens[i]!.text;
+    // "695.05" passes DATE_START, but no date begins with a plain amount.
+    const maxN = DATE_START.test(first) && !isPlainAmount(first) ? Math.min(MAX_DATE_TOKENS, tokens.length - i) : 0;
     for (let n = maxN; n >= 1; n--) {
       const span = tokens.slice(i, i + n);
       const text = span.map((t) => t.text).join(" ");

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
 import type { PageText, TextItem } from "../types.ts";
+import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
 
 // pdfjs loads its fonts and CMaps by URL; point it at the package's own folders so no page falls
 // back to a warning-emitting default.
@@ -11,8 +12,6 @@ const pkgDir = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/packag
 const STANDARD_FONT_DATA_URL = pathToFileURL(join(pkgDir, "standard_fonts") + "/").href;
 const CMAP_URL = pathToFileURL(join(pkgDir, "cmaps") + "/").href;
 
-/** pdfjs verbosity 0 = errors only: no font-substitution warnings on the console. */
-const VERBOSITY_ERRORS_ONLY = 0;
 
 export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>["promise"]>;
 
@@ -20,6 +19,7 @@ export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>["promise"
 export async function openPdf(bytes: Uint8Array, password?: string): Promise<PdfDocument> {
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
+    worker: loopbackWorker(),
     password,
     isEvalSupported: false,
     standardFontDataUrl: STANDARD_FONT_DATA_URL,
