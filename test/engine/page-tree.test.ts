@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
@@ -93,6 +93,34 @@ describe("page-tree balancing", () => {
     const update = await balanced(bytes);
     expect(update).toBeDefined();
     expect(await pageTexts(withUpdate(bytes, update))).toEqual(numbered(300));
+  });
+
+  test("a linearized file and one that already has an incremental update are balanced too", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "page-tree-"));
+    try {
+      writeFileSync(join(dir, "flat.pdf"), plain(flatPdf(300)));
+      Bun.spawnSync(["qpdf", "--linearize", join(dir, "flat.pdf"), join(dir, "linear.pdf")]);
+      const linear = new Uint8Array(readFileSync(join(dir, "linear.pdf")));
+      expect(Buffer.from(linear.subarray(0, 1024)).toString("latin1")).toContain("/Linearized");
+      const update = await balanced(linear);
+      expect(update).toBeDefined();
+      expect(await pageTexts(withUpdate(linear, update))).toEqual(numbered(300));
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+    // An earlier update (a new /Info) before ours: the chain of /Prev offsets still reads.
+    const base = plain(flatPdf(300));
+    const prev = Buffer.from(base).toString("latin1").match(/startxref\s+(\d+)/)![1];
+    const info = `\n900 0 obj\n<< /Producer (Second save) >>\nendobj\n`;
+    const at = base.length + 1;
+    const xrefAt = base.length + Buffer.byteLength(info);
+    const updated = new Uint8Array(Buffer.concat([base, Buffer.from(`${info}xref\n900 1\n${String(at).padStart(10, "0")} 00000 n\r\ntrailer\n<< /Size 901 /Root 1 0 R /Info 900 0 R /Prev ${prev} >>\nstartxref\n${xrefAt}\n%%EOF\n`)]));
+    const update = await balanced(updated);
+    expect(Buffer.from(update!).toString("latin1")).toContain("/Info 900 0 R");
+    const doc = await openPdf(withUpdate(updated, update));
+    expect(((await doc.getMetadata()).info as { Producer?: string }).Producer).toBe("Second save");
+    await doc.destroy();
+    expect(await pageTexts(withUpdate(updated, update))).toEqual(numbered(300));
   });
 
   test("an encrypted flat tree is balanced and still decrypts", async () => {
