@@ -138,6 +138,13 @@ describe("page-tree balancing", () => {
     expect(parsed.row_wise_reconcilable).toBe(true);
   });
 
+  test("a /Kids array longer than any acceptable document is not collected", async () => {
+    const kids = "4 0 R ".repeat(200_001);
+    const report = await guardPdf(plain(flatPdf(1, { pagesDict: () => `<< /Type /Pages /Kids [${kids}] /Count 1 >>` })), { maxPages: 10_000 });
+    expect(report.pageTree.pagesNodes).toEqual([]);
+    expect(report.pageTree.complete).toBe(false);
+  });
+
   test("small, nested or doubtful trees are left alone", async () => {
     expect(await balanced(plain(flatPdf(200)))).toBeUndefined();
     // /Count disagrees with the kids.

@@ -326,7 +326,14 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
           } else out.refsTruncated = true;
         }
         const f = top();
-        if (f?.kind === "array" && f.refs && wasRef1 >= 0 && wasRef2 >= 0) f.refs.push(wasRef2, wasRef1);
+        if (f?.kind === "array" && f.refs && wasRef1 >= 0 && wasRef2 >= 0) {
+          // A /Kids longer than any acceptable page count is not worth keeping (nor balancing).
+          if (f.refs.length < 2 * MAX_PAGE_OBJECTS) f.refs.push(wasRef2, wasRef1);
+          else {
+            f.refs = undefined;
+            out.pageObjectsTruncated = true;
+          }
+        }
         if (f?.kind === "dict" && f.lastKey === "Length") f.length = null;
         if (f?.kind === "dict" && f.lastKey === "Filter") f.filters = [];
       } else {
