@@ -14,7 +14,7 @@ import { checkPageCount, openPdf, type PdfDocument, pdfProducer, readPage, unrea
 import { pageTreeUpdate, withUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
-import type { PageText, ParseResponse } from "../src/engine/types.ts";
+import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
 import { FIRST_RANGE_BONUS, orderParts, planRanges } from "../src/jobs/planner.ts";
 import {
@@ -76,10 +76,11 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
 }
 
 /**
- * A PDF above `split.above` pages is opened once here: the range plan is posted before any page
- * is read (the caller starts the other ranges on other threads right away), then this task reads
- * the first range with the document already open. Opening a large PDF costs pdf.js a walk of the
- * whole page tree, so not opening it a second time shortens the critical path. Null: parse whole.
+ * A PDF above `split.above` pages is opened once here (with its page tree balanced if flat): the
+ * range plan is posted before any page is read (the caller starts the other ranges on other
+ * threads right away), then this task reads the first range with the document already open, and
+ * assembles the statement itself if the other ranges are in (or running); otherwise it answers
+ * its lines for an `assemble` task. Null: parse whole.
  */
 async function splitAndReadFirst(
   bytes: Uint8Array,

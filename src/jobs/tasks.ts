@@ -26,7 +26,8 @@ export type WorkerTask =
    * Parses the whole document in this worker, unless it is a PDF with more than `split.above`
    * pages: then it plans page ranges for `split.workers` threads, posts the plan (`split` port
    * message) so the caller can start the other ranges at once, reads the first range itself with
-   * the document it already opened, and answers `{ split }`.
+   * the document it already opened, then asks for the other ranges (`want-parts`): with them it
+   * answers `{ parsed }`, assembled in place; without, `{ split }` for an `assemble` task.
    */
   | { op: "parse"; doc: DocumentInput; csv: boolean; split: { above: number; workers: number } | null; port: MessagePort }
   /**
