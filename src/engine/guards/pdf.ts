@@ -4,8 +4,7 @@ import { countInflated, type InflateCount } from "./inflate.ts";
 import { formNestingDepth } from "./forms.ts";
 import { type CryptState, pdfCrypt } from "./pdf-crypt.ts";
 import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
-import type { PageTreeFacts } from "../pdf/page-tree.ts";
-import { type ObjectStart, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
+import { type ObjectStart, type PagesNode, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
 
 export interface PdfGuardReport {
   pagesCountClaim: number;
@@ -21,6 +20,16 @@ export interface PdfGuardReport {
   formDepth: number;
   /** Page objects and /Pages nodes seen, for balancing a flat page tree (src/engine/pdf/page-tree.ts). */
   pageTree: PageTreeFacts;
+}
+
+/** What the scan saw of the page tree, for balancing a flat one (src/engine/pdf/page-tree.ts). */
+export interface PageTreeFacts {
+  /** Object numbers of `/Type /Page` dictionaries. */
+  pageObjects: number[];
+  pagesNodes: PagesNode[];
+  /** False when the scan could not see every object (locked encryption, capped lists). */
+  complete: boolean;
+  encrypted: boolean;
 }
 
 export interface PdfGuardOptions {

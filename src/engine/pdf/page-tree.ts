@@ -1,3 +1,4 @@
+import type { PageTreeFacts } from "../guards/pdf.ts";
 import { type PdfValue, readObject } from "../guards/pdf-object.ts";
 import type { PagesNode } from "../guards/pdf-syntax.ts";
 
@@ -18,16 +19,6 @@ import type { PagesNode } from "../guards/pdf-syntax.ts";
 const FANOUT = 64;
 /** Nodes with fewer kids than this cost pdf.js too little to be worth an update. */
 const BALANCE_ABOVE = 256;
-
-/** What the guard's scan saw of the page tree (src/engine/guards/pdf.ts). */
-export interface PageTreeFacts {
-  /** Object numbers of `/Type /Page` dictionaries. */
-  pageObjects: number[];
-  pagesNodes: PagesNode[];
-  /** False when the scan could not see every object (locked encryption, capped lists). */
-  complete: boolean;
-  encrypted: boolean;
-}
 
 interface Trailer {
   /** Offset of the newest cross-reference section (the update's /Prev). */
