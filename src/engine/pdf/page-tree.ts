@@ -19,6 +19,7 @@ import type { PagesNode } from "../guards/pdf-syntax.ts";
 const FANOUT = 64;
 /** Nodes with fewer kids than this cost pdf.js too little to be worth an update. */
 const BALANCE_ABOVE = 256;
+const MAX_OBJECTS = 8_388_607;
 
 interface Trailer {
   /** Offset of the newest cross-reference section (the update's /Prev). */
@@ -140,7 +141,8 @@ function readTrailer(bytes: Uint8Array): Trailer | undefined {
   if (dict?.t !== "dict") return undefined;
   const size = dict.v.get("Size");
   const root = dict.v.get("Root");
-  if (size?.t !== "num" || root?.t !== "ref") return undefined;
+  // 8,388,607 indirect objects is the PDF limit (ISO 32000-1, C.2): past it the file is not one we number after.
+  if (size?.t !== "num" || !Number.isInteger(size.v) || size.v < 1 || size.v > MAX_OBJECTS || root?.t !== "ref") return undefined;
   const keep: [string, PdfValue][] = [];
   for (const key of ["Root", "Info", "ID", "Encrypt"]) {
     const v = dict.v.get(key);
