@@ -11,7 +11,7 @@ import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
 import { checkPageCount, openPdf, type PdfDocument, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
-import { pageTreeUpdate, withUpdate } from "../src/engine/pdf/page-tree.ts";
+import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
@@ -94,7 +94,7 @@ async function splitAndReadFirst(
   // only means the document is parsed whole, which is still correct.
   if (report.pagesCountClaim <= split.above) return null;
   const update = pageTreeUpdate(bytes, report.pageTree);
-  const pdf = await openPdf(withUpdate(bytes, update), doc.password);
+  const pdf = await openPdf(bytes, doc.password, update);
   try {
     checkPageCount(pdf.numPages, doc.limits.maxPages);
     if (pdf.numPages <= split.above) return null;
@@ -134,7 +134,7 @@ function askForParts(port: MessagePort, read: { first: number; last: number }): 
  */
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
   const { doc, port } = task;
-  const pdf = await openPdf(withUpdate(new Uint8Array(doc.bytes), task.update), doc.password);
+  const pdf = await openPdf(new Uint8Array(doc.bytes), doc.password, task.update);
   try {
     const range = await readRange(pdf, task.first, Math.min(task.last, pdf.numPages), port);
     return { first: range.first, count: range.count, linesJson: JSON.stringify(range.lines), hasText: range.hasText, threadId };

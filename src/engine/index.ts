@@ -9,7 +9,7 @@ import { BANK_PROFILES } from "./banks/profiles.ts";
 import { guardPdf } from "./guards/index.ts";
 import { extractHtmlTables } from "./html/extract.ts";
 import { assertHasText, checkPageCount, extractPages, openPdf, pdfProducer } from "./pdf/extract.ts";
-import { pageTreeUpdate, withUpdate } from "./pdf/page-tree.ts";
+import { pageTreeUpdate } from "./pdf/page-tree.ts";
 import { sniff } from "./sniff.ts";
 import type { ExtractedDocument, PageText, ParseOptions, ParseResponse } from "./types.ts";
 import { extractXlsx } from "./xlsx/extract.ts";
@@ -81,8 +81,8 @@ export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Pr
 async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
   let total = 0;
   const report = await guardPdf(bytes, { maxPages: opts.limits?.maxPages }, { password: opts.password });
-  const update = pageTreeUpdate(bytes, report.pageTree);
-  const result = await extractPages(withUpdate(bytes, update), {
+  const result = await extractPages(bytes, {
+    update: pageTreeUpdate(bytes, report.pageTree),
     password: opts.password,
     maxPages: opts.limits?.maxPages,
     first: 1,

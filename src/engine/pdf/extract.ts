@@ -5,6 +5,7 @@ import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
 import type { PageText, TextItem } from "../types.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
+import { withUpdate } from "./page-tree.ts";
 
 // pdfjs loads its fonts and CMaps by URL; point it at the package's own folders so no page falls
 // back to a warning-emitting default.
@@ -15,10 +16,13 @@ const CMAP_URL = pathToFileURL(join(pkgDir, "cmaps") + "/").href;
 
 export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>["promise"]>;
 
-/** Opens a PDF from memory. The bytes are copied because pdfjs transfers (detaches) its input. */
-export async function openPdf(bytes: Uint8Array, password?: string): Promise<PdfDocument> {
+/**
+ * Opens a PDF from memory, with `update` (a page-tree update, src/engine/pdf/page-tree.ts)
+ * appended. pdf.js gets a copy, made once here, because it transfers (detaches) its input.
+ */
+export async function openPdf(bytes: Uint8Array, password?: string, update?: Uint8Array): Promise<PdfDocument> {
   const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes),
+    data: withUpdate(bytes, update),
     worker: loopbackWorker(),
     password,
     isEvalSupported: false,
@@ -117,11 +121,13 @@ export interface ExtractPagesOptions {
   /** Called once with the document's page count, before the first page is read. */
   onTotal?: (pageCount: number) => void;
   signal?: AbortSignal;
+  /** Page-tree update to append (see openPdf). */
+  update?: Uint8Array;
 }
 
 /** Text of pages first..last (1-based, inclusive). Pages without any text are kept (empty items). */
 export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string }> {
-  const doc = await openPdf(bytes, opts.password);
+  const doc = await openPdf(bytes, opts.password, opts.update);
   try {
     checkPageCount(doc.numPages, opts.maxPages);
     opts.onTotal?.(doc.numPages);

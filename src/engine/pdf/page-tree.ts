@@ -190,11 +190,10 @@ function formatValue(v: PdfValue): string {
   }
 }
 
-/** `bytes` followed by `update` in a new buffer (the upload stays untouched); `bytes` itself without one. */
+/** `bytes` followed by `update` (if any) in a new buffer: the upload stays untouched. */
 export function withUpdate(bytes: Uint8Array, update: Uint8Array | undefined): Uint8Array {
-  if (!update) return bytes;
-  const out = new Uint8Array(bytes.length + update.length);
+  const out = new Uint8Array(bytes.length + (update?.length ?? 0));
   out.set(bytes);
-  out.set(update, bytes.length);
+  if (update) out.set(update, bytes.length);
   return out;
 }
