@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import { Elysia } from "elysia";
 
 /**
- * The web page at `/`: web/index.html, web/style.css and web/app.ts, the last bundled in memory by
- * Bun.build once per process (started when the plugin is created, i.e. at server start). Nothing
+ * The web page at `/`: web/index.html, web/style.css (after uPlot's), the favicon, and web/app.ts
+ * with its modules bundled in memory by Bun.build once per process (started when the plugin is created, i.e. at server start). Nothing
  * is loaded from outside this server, and the Content-Security-Policy says so to the browser.
  */
 const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
@@ -41,14 +41,20 @@ const headers = (contentType: string) => ({
   "cache-control": "no-cache",
 });
 
+/** uPlot's own stylesheet, served with the page's (from the package, never a CDN). */
+const UPLOT_CSS = fileURLToPath(import.meta.resolve("uplot/dist/uPlot.min.css"));
+
 export const webRoutes = () => {
   const html = readFileSync(`${WEB_DIR}index.html`, "utf8");
-  const css = readFileSync(`${WEB_DIR}style.css`, "utf8");
+  const css = `${readFileSync(UPLOT_CSS, "utf8")}\n${readFileSync(`${WEB_DIR}style.css`, "utf8")}`;
+  const favicon = readFileSync(`${WEB_DIR}favicon.svg`);
   const script = webBundle();
   // A failed build is reported when the script is requested, not as an unhandled rejection at start.
   script.catch(() => {});
   return new Elysia({ name: "web-page" })
     .get("/", () => new Response(html, { headers: headers("text/html; charset=utf-8") }), { detail: { hide: true } })
     .get("/assets/style.css", () => new Response(css, { headers: headers("text/css; charset=utf-8") }), { detail: { hide: true } })
+    .get("/favicon.svg", () => new Response(favicon, { headers: headers("image/svg+xml") }), { detail: { hide: true } })
+    .get("/favicon.ico", () => new Response(favicon, { headers: headers("image/svg+xml") }), { detail: { hide: true } })
     .get("/assets/app.js", async () => new Response(await script, { headers: headers("text/javascript; charset=utf-8") }), { detail: { hide: true } });
 };
