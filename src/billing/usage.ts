@@ -5,16 +5,9 @@ import { getSubscription, isActive, type Subscription } from "../db/subscription
 import { countsByTier, dailySuccesses, type TierCounts } from "../db/usage.ts";
 import { periodDaysSoFar, periodOf } from "./periods.ts";
 import { koboToNaira, overageParses, type PlanTable } from "./plans.ts";
+import type { CallerUsage } from "./usage-shapes.ts";
 
-/** SPEC 2.6 caller usage. */
-export interface CallerUsage {
-  api_key_id: string;
-  tier: string;
-  period_parses: number;
-  monthly_cap: number;
-  overage_parses: number;
-  projected_overage_naira: string;
-}
+export type { CallerUsage };
 
 /** SPEC 2.6 owner usage, plus `parses_by_key_tier` (additive) so an admin sees what the total is made of. */
 export interface OwnerUsage {

@@ -4,7 +4,7 @@ import type { ParseResponse, Progress, StatementMetadata, Transaction } from "..
 export type { ParseResponse, StatementMetadata, Transaction };
 
 /** SPEC 2.6, `GET /v1/usage` (the server's own type; a type-only import adds no server code). */
-export type { CallerUsage as Usage } from "../billing/usage.ts";
+export type { CallerUsage as Usage } from "../billing/usage-shapes.ts";
 
 /** `GET /v1/banks` (the service's shape; SPEC leaves it open). */
 export interface BanksResponse {
