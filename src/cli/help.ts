@@ -2,11 +2,13 @@
 export const PARSE_HELP = `usage: statement-parser parse FILE... [--format json|csv] [--redact] [--password P] [--bank ID] [--out DIR] [--progress|--quiet]
 
 Parses bank statements (PDF or XLSX) on this machine; nothing is sent anywhere. FILE may be a
-directory (searched for .pdf, .xlsx, .xls) or - for standard input.
+directory (searched for .pdf, .xlsx, .xls) or - for standard input. On a terminal, without
+--format, a short summary (bank, period, rows, totals, reconciled, notes) is printed instead of
+the data; give --format json|csv for the data itself.
   --format json|csv   output format (default json)
   --redact            write the redacted document instead (PDF stays PDF, XLSX stays XLSX)
   --password P        user password of encrypted PDFs
-  --bank ID           bank id that overrides detection
+  --bank ID           bank id that overrides detection ("statement-parser banks" lists them)
   --out DIR           write FILE.json / FILE.csv / FILE.redacted.pdf into DIR
                       (default: stdout for one file, else next to each input)
   --progress          always draw the progress bar on stderr (default: only on a terminal)
@@ -27,13 +29,20 @@ Sends statements to a statement-parser server as jobs and saves the results.
   --progress          per-file progress lines even when stderr is not a terminal
   --quiet             no progress at all
 Directories are searched recursively for .pdf, .xlsx and .xls files. A 503 (queue full) or 429 is
-retried after its Retry-After. Exit codes: 0 every file parsed, 1 at least one failed, 2 usage error.`;
+retried after its Retry-After. A key that is refused (401/403) stops the batch: no further file is
+sent. Exit codes: 0 every file parsed, 1 at least one failed, 2 usage error.`;
+
+export const BANKS_HELP = `usage: statement-parser banks [--json]
+
+Lists the bank ids that --bank takes, with each bank's name and the formats read.`;
 
 export const HELP = `usage: statement-parser <command> [options]
 
 commands:
   parse FILE...            parse statements locally (no server, no database)
   upload DIR|FILE...       send statements to a server as jobs
+  banks                    list the bank ids --bank takes
+  --version                print the version of the tool, its engine and output format
 
 ${PARSE_HELP}
 

@@ -16,6 +16,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
         return await (await import("./parse-command.ts")).parseCommand(rest, io);
       case "upload":
         return await (await import("./upload-command.ts")).uploadCommand(rest, io);
+      case "banks":
+        return await (await import("./banks-command.ts")).banksCommand(rest, io);
+      case "version":
+      case "--version":
+      case "-v": {
+        const { ENGINE_VERSION, FORMAT_VERSION, SERVICE_VERSION } = await import("../version.ts");
+        io.stdout.write(`statement-parser ${SERVICE_VERSION} (engine ${ENGINE_VERSION}, format ${FORMAT_VERSION})\n`);
+        return EXIT_OK;
+      }
       case "help":
       case "--help":
       case "-h":

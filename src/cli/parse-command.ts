@@ -10,6 +10,7 @@ import { AppError } from "../errors.ts";
 import { DOCUMENT_FLAGS, EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, UsageError } from "./args.ts";
 import { collectInputs, OutputPlan, readStdin, STDIN, writeOutput } from "./files.ts";
 import { PARSE_HELP } from "./help.ts";
+import { summaryTable } from "./summary.ts";
 import type { Io } from "./io.ts";
 import { LineProgress } from "./progress.ts";
 
@@ -29,7 +30,10 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
   if (files.length === 0) throw new UsageError("no statement files (.pdf, .xlsx, .xls) found");
   if (files.some((f) => f.path === STDIN) && files.length > 1) throw new UsageError("- (standard input) must be the only FILE");
   if (files[0]?.path === STDIN && values.redact && values.out === undefined) throw new UsageError("--redact of standard input needs --out DIR");
-  const toStdout = files.length === 1 && values.out === undefined && !values.redact;
+  // On a terminal, a person reads a summary; --format asks for the data itself.
+  const summarise = Boolean(io.stdout.isTTY) && values.format === undefined && !values.redact;
+  const toStdout = files.length === 1 && values.out === undefined && !values.redact && !summarise;
+  if (values.bank !== undefined) await checkBank(values.bank);
   if (values.out !== undefined) await mkdir(values.out, { recursive: true });
   // The engine (pdf.js, exceljs, pdf-lib) loads only once the command line is known to be good.
   const [{ parseStatement, toCsv }, { redactDocument }] = await Promise.all([import("../engine/index.ts"), import("../engine/redact/index.ts")]);
@@ -57,7 +61,12 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
       const response = await parseStatement(bytes, { password: values.password, bank: values.bank, onProgress });
       bar.done();
       const text = format === "csv" ? toCsv(response) : `${JSON.stringify(response, null, 2)}\n`;
-      if (toStdout) {
+      if (summarise) {
+        // One file on a terminal: the table is the answer. Several (or --out): the JSON is saved too.
+        const saved = files.length > 1 || values.out !== undefined ? plan.path(input, format) : undefined;
+        if (saved) await writeOutput(saved, text);
+        io.stdout.write(summaryTable({ file, response }) + (saved ? `  saved     ${saved}\n` : "  (--format json prints the data itself)\n"));
+      } else if (toStdout) {
         io.stdout.write(text);
       } else {
         const path = plan.path(input, format);
@@ -68,13 +77,30 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
     } catch (e) {
       bar.done();
       failed++;
-      io.stderr.write(`${file}: ${describe(e)}\n`);
+      io.stderr.write(`${file}: ${describe(e, values.password !== undefined)}\n`);
     }
   }
   return failed > 0 ? EXIT_PARSE_FAILED : EXIT_OK;
 }
 
-function describe(e: unknown): string {
-  if (e instanceof AppError) return `${e.errorClass}: ${e.message}${e.markerCoverage ? ` (marker coverage ${e.markerCoverage}%)` : ""}`;
+/** The bank ids come from the engine's own list; the message names the command that prints it. */
+async function checkBank(bank: string): Promise<void> {
+  const { listBanks } = await import("../engine/index.ts");
+  if (bank !== "unknown" && !listBanks().some((b) => b.id === bank)) {
+    throw new UsageError(`--bank ${JSON.stringify(bank)} is not a bank id; "statement-parser banks" lists them`);
+  }
+}
+
+/** Engine messages speak of form fields; on the command line the remedy is a flag. */
+const CLI_REMEDY: Record<string, (hadPassword: boolean) => string> = {
+  encrypted_source: (had) => (had ? "the --password given does not open it" : "it is password-protected: give the password with --password"),
+};
+
+function describe(e: unknown, hadPassword = false): string {
+  if (e instanceof AppError) {
+    const remedy = CLI_REMEDY[e.errorClass]?.(hadPassword);
+    if (remedy) return `${e.errorClass}: ${remedy}`;
+    return `${e.errorClass}: ${e.message}${e.markerCoverage ? ` (marker coverage ${e.markerCoverage}%)` : ""}`;
+  }
   return `internal_error: ${e instanceof Error ? e.message : String(e)}`;
 }

@@ -61,6 +61,8 @@ const REDRAW_MS = 100;
 
 export class MultiProgress {
   #rows = new Map<string, ProgressState>();
+  /** Pages read and pages known per file, from the page-wise stages (overall progress counts pages). */
+  #pages = new Map<string, { current: number; total: number }>();
   #lastLogged = new Map<string, string>();
   #drawnLines = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -70,6 +72,7 @@ export class MultiProgress {
 
   update(file: string, p: ProgressState): void {
     this.#rows.set(file, p);
+    if (/page|extract/i.test(p.stage) && p.total > 0) this.#pages.set(file, { current: p.current, total: p.total });
     if (this.out.isTTY) return this.#schedule();
     if (!this.verbose) return;
     const key = `${p.stage}:${Math.floor(percent(p) / 25)}`;
@@ -81,6 +84,8 @@ export class MultiProgress {
   /** A file finished (either way): its line is replaced by a permanent one. */
   finish(file: string, line: string): void {
     this.#rows.delete(file);
+    const pages = this.#pages.get(file);
+    if (pages) pages.current = pages.total;
     this.#lastLogged.delete(file);
     this.#finished++;
     if (this.out.isTTY) {
@@ -117,6 +122,21 @@ export class MultiProgress {
     }, REDRAW_MS);
   }
 
+  /**
+   * `overall [#####---] 40% pages 120/300 · files 3/10`: pages read over the pages of every file whose
+   * count is known yet (a file reports its page count when a worker opens it).
+   */
+  overall(): string {
+    let current = 0;
+    let total = 0;
+    for (const p of this.#pages.values()) {
+      current += p.current;
+      total += p.total;
+    }
+    const bar = formatBar({ stage: "pages", current, total }).replace(/ pages \d+\/\d+$/, "");
+    return `overall ${bar} pages ${current}/${total} · files ${this.#finished}/${this.totalFiles}`;
+  }
+
   #clear(): void {
     if (this.#drawnLines > 0) this.out.write(`\x1b[${this.#drawnLines}A\x1b[0J`);
     this.#drawnLines = 0;
@@ -124,7 +144,7 @@ export class MultiProgress {
 
   #draw(): void {
     const lines = [...this.#rows].map(([file, p]) => `  ${file} ${formatBar(p)}`);
-    lines.push(`overall ${formatBar({ stage: "files", current: this.#finished, total: this.totalFiles })}`);
+    lines.push(this.overall());
     this.out.write(`${lines.join("\n")}\n`);
     this.#drawnLines = lines.length;
   }

@@ -29,6 +29,8 @@ export interface Outcome {
   redactions?: number;
   pages: number;
   out?: string;
+  /** The server refused the key (401/403): the batch stops. */
+  refused?: boolean;
 }
 
 export async function uploadCommand(args: string[], io: Io, env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -70,14 +72,17 @@ export async function uploadCommand(args: string[], io: Io, env: Record<string, 
 
   const plan = new OutputPlan(files, values.out);
   let next = 0;
+  // A refused key fails every file the same way: stop sending at the first 401/403.
+  let refused: string | undefined;
   const worker = async () => {
-    while (next < files.length) {
+    while (next < files.length && !refused) {
       const input = files[next++] as Input;
       const file = input.path;
       const outcome = await uploadOne(client, input, kind, plan, { password: values.password, bank: values.bank }, (p) => {
         if (!values.quiet) progress.update(basename(file), p);
       });
       outcomes.push(outcome);
+      if (outcome.refused) refused ??= outcome.reason;
       if (!values.quiet) progress.finish(basename(file), describe(outcome));
     }
   };
@@ -86,6 +91,7 @@ export async function uploadCommand(args: string[], io: Io, env: Record<string, 
   } finally {
     progress.close();
   }
+  for (const input of files.slice(next)) outcomes.push({ file: input.path, ok: false, reason: `not sent: the key was refused (${refused})`, pages: 0 });
   const seconds = (performance.now() - startedAt) / 1000;
   io.stdout.write(summary(outcomes, seconds));
   return outcomes.some((o) => !o.ok) ? EXIT_PARSE_FAILED : EXIT_OK;
@@ -135,7 +141,8 @@ async function uploadOne(
     return { file, ok: false, reason: "the job ended without a result", pages };
   } catch (e) {
     const reason = e instanceof ApiError ? `${e.errorClass}: ${e.message}` : `${(e as Error).message ?? String(e)}`;
-    return { file, ok: false, reason, pages };
+    const refused = e instanceof ApiError && (e.status === 401 || e.status === 403);
+    return { file, ok: false, reason, pages, refused };
   }
 }
 
