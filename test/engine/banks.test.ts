@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { detectBank } from "../../src/engine/banks/detect.ts";
 import { type BankProfileInput, defineBankProfile } from "../../src/engine/banks/profile.ts";
 import { BANK_PROFILES } from "../../src/engine/banks/profiles.ts";
@@ -143,4 +145,9 @@ describe("narrations never decide the bank", () => {
     );
     expect(input).toEqual({ text: "LETTERHEAD\nFOOTER\nPAGE TWO HEAD", headings: "Date Description", producer: "Producer X" });
   });
+});
+
+test("the README's supported-banks table lists every profile with its name and formats", () => {
+  const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+  for (const p of BANK_PROFILES) expect(readme).toContain(`| \`${p.id}\` | ${p.name} | ${p.formats.join(", ")} |`);
 });
