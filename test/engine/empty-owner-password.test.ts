@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../../src/engine/guards/pdf-crypt.ts";
 import { parseStatement } from "../../src/engine/index.ts";
+import { redactDocument } from "../../src/engine/redact/index.ts";
 import { encryptedPdf, type PlainObject } from "../hostile/encrypt.ts";
 import { rejection } from "../helpers/errors.ts";
 
@@ -47,6 +48,13 @@ describe("empty owner password, user password set: parses without the password f
     // The user password still works, and a wrong one is still wrong.
     expect(rows(await parseStatement(bytes, { password: "USERPW" }))).toEqual(WANT);
     expect((await rejection(parseStatement(bytes, { password: "guess" }))).errorClass).toBe("encrypted_source");
+  });
+
+  test("redaction opens it the same way and writes an unencrypted copy that still parses", async () => {
+    const redacted = await redactDocument(data("empty-owner-aes256.pdf"));
+    expect(redacted.redactions).toBeGreaterThan(0);
+    expect(Buffer.from(redacted.bytes).includes("/Encrypt")).toBe(false);
+    expect(rows(await parseStatement(redacted.bytes, {}))).toEqual(WANT);
   });
 
   for (const cipher of ["rc4", "aes128", "aes256"] as const) {
