@@ -129,11 +129,11 @@ describe("narrations never decide the bank", () => {
     expect(r.checks.marker_coverage).toBe(100);
   });
 
-  test("the zones: text between rows of a page is not read, letterhead and footer are", () => {
+  test("the zones: text between rows of a page and middle pages are not read, letterhead and footer are", () => {
     const line = (page: number, y: number, text: string) => ({ page, y, h: 8, cells: [], text, pageWidth: 595, source: "pdf" as const });
     const input = detectionInput(
       {
-        outside: [line(1, 40, "LETTERHEAD"), line(1, 160, "IN THE TABLE"), line(1, 400, "FOOTER"), line(2, 100, "PAGE TWO HEAD")],
+        outside: [line(1, 40, "LETTERHEAD"), line(1, 160, "IN THE TABLE"), line(1, 400, "FOOTER"), line(2, 100, "PAGE TWO HEAD"), line(5, 40, "MIDDLE PAGE"), line(10, 40, "LAST PAGE")],
         rows: [
           { page: 1, y: 115, lastY: 125 },
           { page: 1, y: 205, lastY: 205 },
@@ -143,7 +143,8 @@ describe("narrations never decide the bank", () => {
       },
       "Producer X",
     );
-    expect(input).toEqual({ text: "LETTERHEAD\nFOOTER\nPAGE TWO HEAD", headings: "Date Description", producer: "Producer X" });
+    // Pages 4 to 8 of 10 hold only rows and repeated footers: skipped.
+    expect(input).toEqual({ text: "LETTERHEAD\nFOOTER\nPAGE TWO HEAD\nLAST PAGE", headings: "Date Description", producer: "Producer X" });
   });
 });
 

@@ -11,6 +11,14 @@ export interface ScannedZones {
 }
 
 /**
+ * Letterhead and summary are on the first pages, closing summaries on the last; footers repeat on
+ * every page, so a long statement's middle pages add nothing but work (a 2,000-page statement's
+ * footers would be searched for every marker of every profile).
+ */
+const HEAD_PAGES = 3;
+const TAIL_PAGES = 2;
+
+/**
  * What bank detection may read: the letterhead, summary block and footers, never the table body.
  * Lines the table scan left "outside" although they sit between two rows of their page (the end of
  * a narration printed too far below its row, a line that fits no column) are narration text:
@@ -26,8 +34,10 @@ export function detectionInput(scan: ScannedZones, producer: string): DetectionI
       b.bottom = Math.max(b.bottom, r.lastY);
     }
   }
+  const lastPage = scan.outside.reduce((m, l) => Math.max(m, l.page), 0);
   const text = scan.outside
     .filter((l) => {
+      if (l.page > HEAD_PAGES && l.page <= lastPage - TAIL_PAGES) return false;
       const b = bands.get(l.page);
       return !b || l.y < b.top || l.y > b.bottom;
     })
