@@ -35,7 +35,7 @@ export const COMMERCIAL_BANKS = [
   defineBankProfile({ id: "suntrust", name: "SunTrust Bank Nigeria", markers: [["SunTrust Bank"], ["suntrustng.com"]], sortCodes: ["100"] }),
   defineBankProfile({ id: "titantrust", name: "Titan Trust Bank", markers: [["Titan Trust Bank"], ["titantrustbank.com"]], sortCodes: ["102"] }),
   defineBankProfile({ id: "union", name: "Union Bank of Nigeria", markers: [["Union Bank"], ["unionbankng.com"]], sortCodes: ["032"] }),
-  defineBankProfile({ id: "uba", name: "United Bank for Africa", formats: ["pdf", "xlsx"], markers: [["United Bank for Africa"], ["ubagroup.com"], ["UBA Plc"], ["cfc@ubagroup.com"]], sortCodes: ["033"] }),
+  defineBankProfile({ id: "uba", name: "United Bank for Africa", formats: ["pdf", "xlsx"], markers: [["United Bank for Africa"], ["ubagroup.com"], ["UBA"], ["cfc@ubagroup.com"]], sortCodes: ["033"] }),
   defineBankProfile({ id: "unity", name: "Unity Bank", markers: [["Unity Bank"], ["unitybankng.com"]], sortCodes: ["215"] }),
   defineBankProfile({ id: "wema", name: "Wema Bank", formats: ["pdf", "xlsx"], markers: [["Wema Bank"], ["ALAT"], ["wemabank.com"], ["alat.ng"]], sortCodes: ["035"] }),
   defineBankProfile({
