@@ -148,7 +148,15 @@ describe("narrations never decide the bank", () => {
   });
 });
 
-test("the README's supported-banks table lists every profile with its name and formats", () => {
+test("the README's supported-banks table lists every profile with its name, formats and markers", () => {
   const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
-  for (const p of BANK_PROFILES) expect(readme).toContain(`| \`${p.id}\` | ${p.name} | ${p.formats.join(", ")} |`);
+  for (const p of BANK_PROFILES) {
+    // The "detected from" column names every marker group, heading set and sort-code prefix.
+    const from = [
+      ...p.markers.map((g) => g.map((m) => `\`${m}\``).join(" + ")),
+      ...p.headings.map((h) => `headings ${h.map((m) => `\`${m}\``).join(" › ")}`),
+      ...(p.sortCodes.length ? [`sort code ${p.sortCodes.map((c) => `\`${c}…\``).join(", ")}`] : []),
+    ].join("; ");
+    expect(readme).toContain(`| \`${p.id}\` | ${p.name} | ${p.formats.join(", ")} | ${from} |`);
+  }
 });
