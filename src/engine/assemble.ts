@@ -2,6 +2,7 @@ import { AppError, emptyStatement, layoutUnrecognized, scannedDocument } from ".
 import { FORMAT_VERSION } from "../version.ts";
 import type { BankProfile } from "./banks/profile.ts";
 import { detectBank, profileById } from "./banks/detect.ts";
+import { detectionInput } from "./banks/zones.ts";
 import { completePartialDate, dateSortKey, formatLagos, inferDayMonthOrder, type RawDate, resolveDate, scanDate, scanPartialDate } from "./dates.ts";
 import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { inferColumns } from "./layout/infer.ts";
@@ -64,8 +65,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
       headerless = true;
     }
   }
-  const outsideText = scan.outside.map((l) => l.text).join("\n");
-  const detection = detectBank(`${outsideText}\n${scan.headerText}\n${producer}`);
+  const detection = detectBank(detectionInput(scan, producer));
   let profile: BankProfile | null = detection.profile;
   if (opts.bank) {
     const chosen = profileById(opts.bank);
@@ -227,7 +227,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
     totals: { credit: formatKobo(result.totalCredit), debit: formatKobo(result.totalDebit) },
     row_wise_reconcilable: result.rowWiseReconcilable,
     transactions,
-    checks: result.checks,
+    checks: { ...result.checks, marker_coverage: coverage },
   };
 }
 

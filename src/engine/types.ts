@@ -78,6 +78,8 @@ export interface Checks {
   opening_balance_source: "statement" | "derived" | "assumed_zero";
   /** Human-readable notes on what was compared and where it disagreed. */
   notes: string[];
+  /** 0..100: how sure the bank detection is (as the error envelope's marker_coverage); set by assembleLines. */
+  marker_coverage?: number;
 }
 
 export interface ParseResponse {

@@ -5,7 +5,7 @@
  * where the two old copies disagreed and the shared one had to pick.
  */
 import { describe, expect, test } from "bun:test";
-import { decrypt, decryptObjectData, fileKey, type StandardSecurity } from "../../src/engine/pdf/security.ts";
+import { decrypt, decryptObjectData, emptyPasswordOpens, emptyUserEntries, fileKey, type StandardSecurity, userPasswordFromOwner } from "../../src/engine/pdf/security.ts";
 import { type Cipher, encryptedPdf } from "../hostile/encrypt.ts";
 
 const text = (b: Uint8Array) => Buffer.from(b).toString("latin1");
@@ -18,8 +18,8 @@ const latin1 = (s: string) => new Uint8Array(Buffer.from(s, "latin1"));
 const PLAIN = new Uint8Array(Buffer.from("BT (hello) Tj ET"));
 
 /** The security values and the (still encrypted) stream of object 2 of a one-stream file. */
-function fixture(cipher: Cipher, user: string): { sec: StandardSecurity; stream: Uint8Array } {
-  const pdf = encryptedPdf(["<< /Type /Catalog >>", { dict: "<< >>", data: PLAIN }], cipher, user);
+function fixture(cipher: Cipher, user: string, owner = "owner-secret"): { sec: StandardSecurity; stream: Uint8Array } {
+  const pdf = encryptedPdf(["<< /Type /Catalog >>", { dict: "<< >>", data: PLAIN }], cipher, user, owner);
   const s = text(pdf);
   const encrypt = s.slice(s.indexOf("/Filter /Standard"));
   const num = (key: string) => Number(new RegExp(`/${key} (-?\\d+)`).exec(encrypt)?.[1]);
@@ -77,4 +77,25 @@ describe("standard security handler", () => {
     expect(decrypt("aes", key, data, { tolerant: true }).length).toBe(32);
     expect(decrypt("aes", key, data.subarray(0, 40), { tolerant: true }).length).toBe(16);
   });
+
+  for (const cipher of ["rc4", "aes128", "aes256"] as const) {
+    test(`${cipher}: the empty password as the owner's opens a file whose user password is set`, () => {
+      const { sec, stream } = fixture(cipher, "s3cret", "");
+      const opens = emptyPasswordOpens(sec);
+      expect(opens?.as).toBe("owner");
+      const key = (opens as { key: Uint8Array }).key;
+      expect(text(decryptObjectData(sec, key, 2, 0, sec.stmF, stream))).toBe(text(PLAIN));
+      if (sec.r < 5) {
+        expect(text(userPasswordFromOwner(sec, new Uint8Array(0))!)).toBe("s3cret");
+        expect(userPasswordFromOwner(sec, latin1("wrong"))).toBeUndefined();
+      } else {
+        // New /U and /UE let the empty USER password unwrap the same file key.
+        const rekeyed = { ...sec, ...emptyUserEntries(sec, key) };
+        expect(emptyPasswordOpens(rekeyed)?.as).toBe("user");
+        expect(fileKey(rekeyed, new Uint8Array(0))).toEqual(key);
+      }
+      expect(emptyPasswordOpens(fixture(cipher, "s3cret").sec)).toBeUndefined();
+      expect(emptyPasswordOpens(fixture(cipher, "").sec)?.as).toBe("user");
+    });
+  }
 });

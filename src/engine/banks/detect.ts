@@ -1,40 +1,115 @@
 import type { BankProfile } from "./profile.ts";
 import { BANK_PROFILES } from "./profiles.ts";
 
+/** What a document shows of itself outside its transactions (see zones.ts). */
+export interface DetectionInput {
+  /** Letterhead, summary block and footers, in print order: never the table's rows. */
+  text: string;
+  /** The table's column headings, in print order (every header the table repeats). */
+  headings: string;
+  /** The PDF's Producer / Creator (empty for sheets). */
+  producer: string;
+}
+
 export interface Detection {
   /** Profile of the detected bank, or null for `unknown`. */
   profile: BankProfile | null;
-  /** 0..100: share of the best group's markers found, for the best-matching profile. */
+  /** 0..100: share of the deciding group's markers found (the best partial group when none decides). */
   markerCoverage: number;
 }
 
+/**
+ * Share of a heading set that must be found, in order, for the table to count as that bank's:
+ * one heading of five may come out of the PDF differently ("Withdrawal (DR)" split over two
+ * lines, a currency sign glued on) without losing the bank.
+ */
+export const HEADING_SET_MIN_SHARE = 0.8;
+
 const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
 
+const patterns = new Map<string, RegExp>();
+/** A marker as whole words: "Kuda" is not in "Kudaisi", "ALAT" not in "Alatishe"; spacing is free. */
+function pattern(marker: string): RegExp {
+  let re = patterns.get(marker);
+  if (!re) {
+    const body = normalise(marker.trim())
+      .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      .replace(/ /g, "\\s*");
+    re = new RegExp(`(?<![a-z0-9])${body}(?![a-z0-9])`, "g");
+    patterns.set(marker, re);
+  }
+  return re;
+}
+
+/** Index of the first whole-word occurrence of `marker` in `hay` at or after `from`, or -1. */
+function find(hay: string, marker: string, from = 0): { at: number; end: number } | null {
+  const re = pattern(marker);
+  re.lastIndex = from;
+  const m = re.exec(hay);
+  return m ? { at: m.index, end: m.index + m[0].length } : null;
+}
+
+interface Candidate {
+  profile: BankProfile;
+  /** 0..1 share of the group found. */
+  score: number;
+  /** Where the group was seen in the document's text (letterhead first): earlier wins a tie. */
+  at: number;
+}
+
+/** Sort code label and its first three digits ("Sort Code: 058152052", "SORT CODE 044-150-149"). */
+const SORT_CODE = /sort\s*code\s*(?:no\.?|number)?\s*[:.-]?\s*(\d{3})/;
+
 /**
- * A profile matches when every marker of one of its groups occurs in the text. Among matching
- * profiles the one seen first wins (the letterhead comes before narrations that name other banks),
- * then the longer group; none matching gives the generic fallback.
+ * The bank whose markers the document shows. A marker group decides when all its markers occur
+ * (whole words, in the letterhead, summary, footer, headings or producer); a heading set decides
+ * when at least HEADING_SET_MIN_SHARE of it is the table's headings in that order; a sort-code
+ * prefix decides on its own. Among deciding groups the higher share wins, then the one seen first
+ * (the letterhead comes before the footer's partner logos). None deciding gives the generic
+ * fallback (`unknown`) with the best partial share as its coverage: no guessing below the line.
  */
-export function detectBank(text: string, profiles: readonly BankProfile[] = BANK_PROFILES): Detection {
-  const hay = normalise(text);
-  let best: { profile: BankProfile; at: number; evidence: number } | null = null;
-  let bestPartial = 0;
+export function detectBank(input: DetectionInput | string, profiles: readonly BankProfile[] = BANK_PROFILES): Detection {
+  const { text, headings, producer } = typeof input === "string" ? { text: input, headings: "", producer: "" } : input;
+  const hay = normalise(`${text}\n${headings}\n${producer}`);
+  const heads = normalise(headings);
+  const headingsAt = normalise(text).length + 1;
+  const sortCode = SORT_CODE.exec(hay);
+  let best: Candidate | null = null;
+  let partial = 0;
+  const consider = (c: Candidate) => {
+    if (!best || c.score > best.score || (c.score === best.score && c.at < best.at)) best = c;
+  };
   for (const profile of profiles) {
     for (const group of profile.markers) {
-      const positions = group.map((m) => hay.indexOf(normalise(m)));
-      const found = positions.filter((p) => p >= 0).length;
-      if (found === group.length) {
-        // A group is seen once all its markers are: at its last marker's first occurrence.
-        const at = Math.max(...positions);
-        const evidence = group.join("").length;
-        if (!best || at < best.at || (at === best.at && evidence > best.evidence)) best = { profile, at, evidence };
-      } else {
-        bestPartial = Math.max(bestPartial, found / group.length);
-      }
+      const hits = group.map((m) => find(hay, m));
+      const found = hits.filter((h) => h !== null).length;
+      if (found === group.length) consider({ profile, score: 1, at: Math.max(...hits.map((h) => h!.at)) });
+      else partial = Math.max(partial, found / group.length);
     }
+    for (const set of profile.headings) {
+      const found = headingsInOrder(heads, set);
+      const score = found / set.length;
+      if (score >= HEADING_SET_MIN_SHARE) consider({ profile, score, at: headingsAt });
+      else partial = Math.max(partial, score);
+    }
+    if (sortCode && profile.sortCodes.includes(sortCode[1]!)) consider({ profile, score: 1, at: sortCode.index });
   }
-  if (best) return { profile: best.profile, markerCoverage: 100 };
-  return { profile: null, markerCoverage: Math.round(bestPartial * 100) };
+  const chosen = best as Candidate | null;
+  if (chosen) return { profile: chosen.profile, markerCoverage: Math.round(chosen.score * 100) };
+  return { profile: null, markerCoverage: Math.round(partial * 100) };
+}
+
+/** How many of `set` occur in `heads` one after another (a heading not found is skipped). */
+function headingsInOrder(heads: string, set: readonly string[]): number {
+  let cursor = 0;
+  let found = 0;
+  for (const h of set) {
+    const hit = find(heads, h, cursor);
+    if (!hit) continue;
+    found++;
+    cursor = hit.end;
+  }
+  return found;
 }
 
 export function profileById(id: string): BankProfile | undefined {

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
 import type { PageText, TextItem } from "../types.ts";
+import { damageNote, emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../guards/pdf-crypt.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
 import { withUpdate } from "./page-tree.ts";
 
@@ -18,11 +19,29 @@ export type PdfDocument = Awaited<ReturnType<typeof pdfjs.getDocument>["promise"
 
 /**
  * Opens a PDF from memory, with `update` (a page-tree update, src/engine/pdf/page-tree.ts)
- * appended. pdf.js gets a copy, made once here, because it transfers (detaches) its input.
+ * appended. pdf.js gets a copy, made once here, because it transfers (detaches) its input. A file
+ * that asks for a password although the empty one is its owner password opens as readers open it
+ * (see emptyOwnerPasswordAccess).
  */
 export async function openPdf(bytes: Uint8Array, password?: string, update?: Uint8Array): Promise<PdfDocument> {
+  try {
+    return await loadPdf(withUpdate(bytes, update), password);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    if (e.errorClass === "unsupported_format") throw unsupportedFormat(`${damageNote(bytes)}. ${e.message}`);
+    if (password || e.errorClass !== "encrypted_source") throw e;
+    const base = withUpdate(bytes, update);
+    const access = emptyOwnerPasswordAccess(base);
+    if (access) return "password" in access ? loadPdf(base, access.password) : loadPdf(withUpdate(base, access.update));
+    // The empty password would open it, but the damage hides where the rest of the file is.
+    if (emptyPasswordIsOwner(bytes)) throw unsupportedFormat(`${damageNote(bytes)}; it needs no password, so send the whole file again`);
+    throw e;
+  }
+}
+
+async function loadPdf(data: Uint8Array, password?: string): Promise<PdfDocument> {
   const task = pdfjs.getDocument({
-    data: withUpdate(bytes, update),
+    data,
     worker: loopbackWorker(),
     password,
     isEvalSupported: false,

@@ -21,7 +21,7 @@ const FANOUT = 64;
 const BALANCE_ABOVE = 256;
 const MAX_OBJECTS = 8_388_607;
 
-interface Trailer {
+export interface Trailer {
   /** Offset of the newest cross-reference section (the update's /Prev). */
   prev: number;
   size: number;
@@ -120,7 +120,7 @@ function hasString(dict: Uint8Array): boolean {
 }
 
 /** The newest trailer: after `xref ... trailer`, or the dictionary of a cross-reference stream. */
-function readTrailer(bytes: Uint8Array): Trailer | undefined {
+export function readTrailer(bytes: Uint8Array): Trailer | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const at = buf.lastIndexOf("startxref");
   if (at < 0) return undefined;
@@ -151,7 +151,7 @@ function readTrailer(bytes: Uint8Array): Trailer | undefined {
   return { prev, size: size.v, keep };
 }
 
-function serialise(base: number, objects: { num: number; gen: number; body: string }[], trailer: Trailer, size: number): Uint8Array {
+export function serialise(base: number, objects: { num: number; gen: number; body: string }[], trailer: Trailer, size: number): Uint8Array {
   let text = "\n";
   const offsets = new Map<number, { at: number; gen: number }>();
   for (const o of objects) {
@@ -169,7 +169,7 @@ function serialise(base: number, objects: { num: number; gen: number; body: stri
   return new Uint8Array(Buffer.from(text, "latin1"));
 }
 
-function formatValue(v: PdfValue): string {
+export function formatValue(v: PdfValue): string {
   switch (v.t) {
     case "num":
       return String(v.v);

@@ -44,13 +44,66 @@ export const passwordBytes = (password: string, r: number): Uint8Array => new Ui
  * or undefined when it is neither. The password comes encoded by passwordBytes.
  */
 export function fileKey(sec: StandardSecurity, password: Uint8Array): Uint8Array | undefined {
-  if (sec.r >= 5) return aes256FileKey(sec, password.subarray(0, 127));
-  // Revision 2 is always 40-bit; a /Length outside 40–128 would give a key RC4 and MD5 cannot use.
-  const length = sec.r === 2 ? 5 : Math.min(16, Math.max(5, Math.floor(sec.length / 8)));
+  if (sec.r >= 5) {
+    const pw = password.subarray(0, 127);
+    return aes256UserKey(sec, pw) ?? aes256OwnerKey(sec, pw);
+  }
+  const length = legacyKeyLength(sec);
   const asUser = legacyFileKey(sec, padPassword(password), length);
   if (userKeyMatches(sec, asUser)) return asUser;
   const asOwner = legacyFileKey(sec, userFromOwner(sec, padPassword(password), length), length);
   return userKeyMatches(sec, asOwner) ? asOwner : undefined;
+}
+
+/**
+ * How the empty password opens a file, as desktop readers try it (it is the owner password of
+ * files written with an empty owner and a set user password): as the user password ("user"),
+ * as the owner password ("owner", with the file key), or not at all.
+ */
+export function emptyPasswordOpens(sec: StandardSecurity): { as: "user" } | { as: "owner"; key: Uint8Array } | undefined {
+  if (sec.r >= 5) {
+    if (aes256UserKey(sec, EMPTY)) return { as: "user" };
+    const key = aes256OwnerKey(sec, EMPTY);
+    return key ? { as: "owner", key } : undefined;
+  }
+  const length = legacyKeyLength(sec);
+  if (userKeyMatches(sec, legacyFileKey(sec, padPassword(EMPTY), length))) return { as: "user" };
+  const key = legacyFileKey(sec, userFromOwner(sec, padPassword(EMPTY), length), length);
+  return userKeyMatches(sec, key) ? { as: "owner", key } : undefined;
+}
+
+/**
+ * Revisions 2–4: the user password itself, recovered from /O with the owner password (Algorithm 7
+ * yields it padded; the padding string is cut off), or undefined when the owner password is wrong.
+ * pdf.js only tries a non-empty password as the owner's, so it is given this one instead.
+ */
+export function userPasswordFromOwner(sec: StandardSecurity, owner: Uint8Array): Uint8Array | undefined {
+  if (sec.r >= 5) return undefined;
+  const length = legacyKeyLength(sec);
+  const padded = userFromOwner(sec, padPassword(owner), length);
+  if (!userKeyMatches(sec, legacyFileKey(sec, padded, length))) return undefined;
+  for (let n = 0; n <= 32; n++) if (same(padded.subarray(n), PAD.subarray(0, 32 - n))) return padded.slice(0, n);
+  return padded.slice();
+}
+
+/**
+ * Revisions 5–6: new /U and /UE that let the empty user password unwrap `key` (Algorithms 8 and
+ * 9), for a copy of a file that only the empty owner password opens. The salts are derived from
+ * the key so the same file always gets the same values; /O, /OE and /Perms stay as they are.
+ */
+export function emptyUserEntries(sec: Pick<StandardSecurity, "r">, key: Uint8Array): { u: Uint8Array; ue: Uint8Array } {
+  const salts = sha256(key, Uint8Array.from(Buffer.from("empty user password", "latin1")));
+  const validation = salts.subarray(0, 8);
+  const keySalt = salts.subarray(8, 16);
+  const hash = (salt: Uint8Array) => (sec.r === 5 ? sha256(EMPTY, salt) : hash2B(EMPTY, salt, EMPTY));
+  const u = new Uint8Array(48);
+  u.set(hash(validation), 0);
+  u.set(validation, 32);
+  u.set(keySalt, 40);
+  const c = createCipheriv("aes-256-cbc", hash(keySalt), new Uint8Array(16));
+  c.setAutoPadding(false);
+  const ue = new Uint8Array(Buffer.concat([c.update(key.subarray(0, 32)), c.final()]));
+  return { u, ue };
 }
 
 /**
@@ -171,20 +224,27 @@ function userKeyMatches(sec: StandardSecurity, key: Uint8Array): boolean {
   return same(x.subarray(0, 16), sec.u.subarray(0, 16));
 }
 
-/** Algorithms 2.A and 11/12 (revisions 5–6): the password's hash checked against /U or /O, then /UE or /OE unwrapped. */
-function aes256FileKey(sec: StandardSecurity, pw: Uint8Array): Uint8Array | undefined {
+/** Revision 2 is always 40-bit; a /Length outside 40–128 would give a key RC4 and MD5 cannot use. */
+const legacyKeyLength = (sec: StandardSecurity) => (sec.r === 2 ? 5 : Math.min(16, Math.max(5, Math.floor(sec.length / 8))));
+
+/** Algorithms 2.A and 11 (revisions 5–6): the password's hash checked against /U, then /UE unwrapped. */
+function aes256UserKey(sec: StandardSecurity, pw: Uint8Array): Uint8Array | undefined {
+  const { u } = sec;
+  if (u.length < 48 || !same(aes256Hash(sec, pw, u.subarray(32, 40), EMPTY), u.subarray(0, 32))) return undefined;
+  return unwrapKey(aes256Hash(sec, pw, u.subarray(40, 48), EMPTY), sec.ue);
+}
+
+/** Algorithms 2.A and 12 (revisions 5–6): the password's hash checked against /O (salted with /U), then /OE unwrapped. */
+function aes256OwnerKey(sec: StandardSecurity, pw: Uint8Array): Uint8Array | undefined {
   const { o, u } = sec;
-  const hash = (salt: Uint8Array, udata: Uint8Array) => (sec.r === 5 ? sha256(pw, salt, udata) : hash2B(pw, salt, udata));
-  let kek: Uint8Array | undefined;
-  let wrapped: Uint8Array | undefined;
-  if (u.length >= 48 && same(hash(u.subarray(32, 40), EMPTY), u.subarray(0, 32))) {
-    kek = hash(u.subarray(40, 48), EMPTY);
-    wrapped = sec.ue;
-  } else if (o.length >= 48 && u.length >= 48 && same(hash(o.subarray(32, 40), u.subarray(0, 48)), o.subarray(0, 32))) {
-    kek = hash(o.subarray(40, 48), u.subarray(0, 48));
-    wrapped = sec.oe;
-  }
-  if (!kek || !wrapped || wrapped.length < 32) return undefined;
+  if (o.length < 48 || u.length < 48 || !same(aes256Hash(sec, pw, o.subarray(32, 40), u.subarray(0, 48)), o.subarray(0, 32))) return undefined;
+  return unwrapKey(aes256Hash(sec, pw, o.subarray(40, 48), u.subarray(0, 48)), sec.oe);
+}
+
+const aes256Hash = (sec: StandardSecurity, pw: Uint8Array, salt: Uint8Array, udata: Uint8Array) => (sec.r === 5 ? sha256(pw, salt, udata) : hash2B(pw, salt, udata));
+
+function unwrapKey(kek: Uint8Array, wrapped: Uint8Array | undefined): Uint8Array | undefined {
+  if (!wrapped || wrapped.length < 32) return undefined;
   const d = createDecipheriv("aes-256-cbc", kek, new Uint8Array(16));
   d.setAutoPadding(false);
   return new Uint8Array(Buffer.concat([d.update(wrapped.subarray(0, 32)), d.final()]));
