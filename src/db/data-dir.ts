@@ -5,8 +5,9 @@ import { ConfigError } from "../config.ts";
 /**
  * The embedded database's directory holds every owner's e-mail and the API key hashes, so it is
  * private to the service's user (issue 15 items 5 and 12):
- * - created 0700, its files 0600: the process umask is 077 while PGlite runs, and files left by an
- *   older version with wider modes are narrowed at start;
+ * - created 0700, its files 0600: PGlite writes its files 0666 whatever the umask, so modes are
+ *   narrowed at start (files of older versions), after PGlite opened and migrated, and at close.
+ *   Files it creates in between sit inside the 0700 directory, which other users cannot enter;
  * - a directory that other users can write (or that belongs to someone else) is refused, because
  *   they could rewrite `api_keys` under us;
  * - one server at a time: a lock file (`server.lock`, our pid) is created exclusively; a lock
@@ -16,12 +17,13 @@ import { ConfigError } from "../config.ts";
 export const LOCK_FILE = "server.lock";
 
 export interface DataDirLock {
+  /** Narrows the modes of whatever PGlite wrote since (it creates its files 0666 whatever the umask). */
+  narrow(): void;
   release(): void;
 }
 
 export function prepareDataDir(dir: string): DataDirLock {
   const path = resolve(dir);
-  process.umask(0o077);
   mkdirSync(path, { recursive: true, mode: 0o700 });
   const st = statSync(path);
   if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
@@ -34,10 +36,10 @@ export function prepareDataDir(dir: string): DataDirLock {
   }
   const lock = takeLock(path);
   narrowModes(path);
-  return lock;
+  return { narrow: () => narrowModes(path), release: () => lock.release() };
 }
 
-function takeLock(dir: string): DataDirLock {
+function takeLock(dir: string): Pick<DataDirLock, "release"> {
   const file = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
