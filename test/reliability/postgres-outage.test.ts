@@ -55,8 +55,8 @@ describe("PostgreSQL stopped mid-parse", () => {
       return { status: res.status, rows: body.transactions?.length ?? 0 };
     });
     for (let i = 0; i < 200; i++) {
-      const [{ n }] = await scratch.sql<{ n: number }[]>`select count(*)::int as n from parse_usage where owner = ${owner} and state = 'reserved'`;
-      if (n === 3) break;
+      const rows = await scratch.sql<{ n: number }[]>`select count(*)::int as n from parse_usage where owner = ${owner} and state = 'reserved'`;
+      if (rows[0]?.n === 3) break;
       await Bun.sleep(25);
     }
 
