@@ -100,7 +100,12 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     maxPerKey: config.MAX_INFLIGHT_PER_KEY,
     maxInflightBytes: config.MAX_INFLIGHT_UPLOAD_BYTES,
   });
-  const store = new JobStore({ ttlMs: config.JOB_RESULT_TTL_S * 1000, maxBytes: config.JOB_CACHE_MAX_BYTES });
+  const store = new JobStore({
+    ttlMs: config.JOB_RESULT_TTL_S * 1000,
+    maxBytes: config.JOB_CACHE_MAX_BYTES,
+    ownerMaxBytes: config.JOB_CACHE_OWNER_MAX_BYTES,
+    onOverBudget: (held) => log.warn("job cache over JOB_CACHE_MAX_BYTES (every byte is other owners' unexpired results)", { held_bytes: held }),
+  });
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
