@@ -33,7 +33,10 @@ export const formatQueryParameter = {
 
 export const parseErrors = {
   ...keyAuthErrors,
+  // Upload cut: connection closed mid-body (upload_aborted) or idle past UPLOAD_IDLE_TIMEOUT_S (upload_timeout).
+  400: ErrorEnvelope,
   402: ErrorEnvelope,
+  408: ErrorEnvelope,
   413: ErrorEnvelope,
   429: ErrorEnvelope,
   503: ErrorEnvelope,
