@@ -68,7 +68,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" |
       },
       {
         response: { 200: Readiness, 503: Readiness },
-        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks." },
+        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks; 503 `draining` once shutdown began (running jobs finishing)." },
       },
     )
     .get(
