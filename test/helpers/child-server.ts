@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADMIN_TOKEN } from "./server.ts";
 
@@ -118,9 +119,7 @@ export async function childTestKey(server: ChildServer, owner: string): Promise<
 export function childDbEnv(): Record<string, string> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) return { DATABASE_URL: url };
-  const { mkdtempSync } = require("node:fs") as typeof import("node:fs");
-  const { tmpdir } = require("node:os") as typeof import("node:os");
-  return { DATA_DIR: mkdtempSync(join(tmpdir(), "stp-child-")) + "/data" };
+  return { DATA_DIR: join(mkdtempSync(join(tmpdir(), "stp-child-")), "data") };
 }
 
 async function* chunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
