@@ -42,14 +42,20 @@ export const configSchema = z.object({
   MAX_XLSX_INFLATED_BYTES: int(1024).default(200 * 1024 * 1024),
   /** Time limit for parsing one document, ms. */
   PARSE_TIMEOUT_MS: int(100).default(120_000),
-  /** Parses in flight per API key before 429. */
+  /** Parses in flight per API key before 429 (counted from admission, before the upload is read). */
   MAX_INFLIGHT_PER_KEY: int(1).default(8),
+  /** Upload bytes the server holds in memory at once (being read, queued or parsing), from Content-Length at admission; beyond it, 503 queue_full. */
+  MAX_INFLIGHT_UPLOAD_BYTES: int(1024).default(512 * 1024 * 1024),
+  /** Seconds an upload may send nothing before it is cut with 408 upload_timeout (at most 250). */
+  UPLOAD_IDLE_TIMEOUT_S: int(1).max(250).default(10),
   /** Jobs waiting for a worker before 503 queue_full. */
   MAX_QUEUED_JOBS: int(0).default(64),
   /** Seconds a finished job's result is kept. */
   JOB_RESULT_TTL_S: int(1).default(600),
   /** Byte budget of the job result cache. */
   JOB_CACHE_MAX_BYTES: int(1024).default(256 * 1024 * 1024),
+  /** Share of JOB_CACHE_MAX_BYTES one owner's results may fill; an owner's results only ever evict its own. */
+  JOB_CACHE_OWNER_MAX_BYTES: int(1024).default(32 * 1024 * 1024),
   /** Seconds between SSE heartbeat comments. */
   SSE_HEARTBEAT_S: int(1).default(15),
   /** Seconds to let running jobs finish after SIGTERM. */
@@ -83,6 +89,12 @@ export const configSchema = z.object({
   PLAN_SCALE_OVERAGE_NAIRA: naira.prefault("8"),
   /** Seconds an admitted parse holds its place under a cap; a reservation older than this (its server died) stops counting. */
   METERING_RESERVATION_TTL_S: int(1).default(900),
+  /** PostgreSQL: time to open a connection before the request fails with 503 database_unavailable, ms. */
+  DB_CONNECT_TIMEOUT_MS: int(100).default(1500),
+  /** PostgreSQL: longest a statement may run (server-side statement_timeout, and a client-side bound), ms. */
+  DB_STATEMENT_TIMEOUT_MS: int(100).default(5000),
+  /** Metering writes (a parse's outcome) kept in memory for retry while the database is away; beyond it the oldest is dropped and logged. */
+  METERING_PENDING_MAX: int(1).default(100_000),
   /** Log level: one JSON object per line on stdout. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Serve the OpenAPI docs page at /docs. */

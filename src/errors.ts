@@ -26,6 +26,10 @@ export type ErrorClass =
   | "service_unavailable"
   | "worker_crashed"
   | "client_closed"
+  // Reliability (issue 15).
+  | "database_unavailable"
+  | "upload_aborted"
+  | "upload_timeout"
   | "internal_error";
 
 export interface AppErrorOptions {
@@ -97,6 +101,16 @@ export const payloadTooLarge = (message: string) => new AppError("payload_too_la
 export const tooManyPages = (message: string) => new AppError("too_many_pages", 413, message);
 export const parseTimeout = (message = "The document took too long to parse") => new AppError("parse_timeout", 422, message);
 export const internalError = (internal?: unknown) => new AppError("internal_error", 500, "Internal server error", { internal });
+
+// Reliability (issue 15): a database outage, and uploads that stop before their end.
+/** Seconds a client is told to wait when the database does not answer. */
+export const DATABASE_RETRY_AFTER_S = 5;
+export const databaseUnavailable = (internal?: unknown) =>
+  new AppError("database_unavailable", 503, "The database is not answering; retry shortly", { retryAfter: DATABASE_RETRY_AFTER_S, internal });
+export const uploadAborted = (internal?: unknown) =>
+  new AppError("upload_aborted", 400, "The upload ended before its last byte (the connection was closed)", { internal });
+export const uploadTimeout = (idleSeconds: number) =>
+  new AppError("upload_timeout", 408, `No upload bytes arrived for ${idleSeconds} s; the upload was cut`);
 
 export function toAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;

@@ -8,6 +8,7 @@ try {
     await server.stop();
     process.exit(0);
   };
+  // Draining can take SHUTDOWN_GRACE_S; a second signal does not start another shutdown.
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
   process.once("SIGINT", () => void shutdown("SIGINT"));
 } catch (e) {

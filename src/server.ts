@@ -1,10 +1,11 @@
-import { type Config, loadConfig } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/index.ts";
 import type { Db } from "./db/index.ts";
 import { createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureAdminToken } from "./db/admin.ts";
 import { createMetering } from "./metering/metering.ts";
+import { registerInstance } from "./metering/instances.ts";
 import { createParseService } from "./jobs/service.ts";
 
 export interface RunningServer {
@@ -13,7 +14,12 @@ export interface RunningServer {
   config: Config;
   db: Db;
   log: Logger;
-  /** Stops accepting, drains running work up to the grace period, closes the database. */
+  /** This process's id in reservations (src/metering/instances.ts). */
+  instanceId: string;
+  /**
+   * Answers /readyz 503 `draining`, refuses new parses, lets running ones finish up to the grace
+   * period while polls and results are still served, then stops listening and closes the database.
+   */
   stop(): Promise<void>;
 }
 
@@ -24,18 +30,33 @@ export interface StartOptions {
   log?: Logger;
 }
 
+/** Thrown when the port is taken: main.ts prints it and exits 2, like a bad configuration. */
+export class AddressInUseError extends ConfigError {}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const config = options.config ?? loadConfig();
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const db = options.db ?? (await openDatabase(config));
+  try {
+    return await start(config, log, db, options.db === undefined);
+  } catch (e) {
+    if (!options.db) await db.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Promise<RunningServer> {
   const admin = await ensureAdminToken(db, config.ADMIN_TOKEN);
   if (admin.generated) {
     // Printed once, at the start that created it; only its hash is kept.
     console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
   }
-  const metering = createMetering({ db, config });
+  // A database shared with other servers of this process (tests) is not swept for orphans: they run.
+  const instance = await registerInstance(db, { log, releaseOrphans: ownsDb });
+  const metering = createMetering({ db, config, instanceId: instance.id, log });
   // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).
   const parser = createParseService({ config, log, metering });
+  let draining = false;
   const app = createApp({
     config,
     db,
@@ -44,24 +65,52 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     metering,
     parser,
     readiness: [{ name: "engine_pool", check: async () => parser.ready() }],
+    draining: () => draining,
   });
-  app.listen({ port: config.PORT, hostname: config.HOST });
+  try {
+    app.listen({
+      port: config.PORT,
+      hostname: config.HOST,
+      // Elysia turns SO_REUSEPORT on by default: a second server on the same port would then
+      // share it silently (issue 15 item 12). Off, the second start fails with EADDRINUSE.
+      reusePort: false,
+      // Bun's idle timer must not cut an upload before UPLOAD_IDLE_TIMEOUT_S answers it with 408.
+      idleTimeout: Math.min(255, Math.max(30, config.UPLOAD_IDLE_TIMEOUT_S + 5)),
+    });
+  } catch (e) {
+    await parser.shutdown(0).catch(() => {});
+    instance.stop();
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new AddressInUseError(`Port ${config.PORT} on ${config.HOST} is already in use (another server?); stop it or set PORT`);
+    }
+    throw e;
+  }
   const port = app.server?.port ?? config.PORT;
   const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
   log.info("listening", { port, database: db.kind });
+  let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,
     port,
     config,
     db,
     log,
-    async stop() {
-      // Stop accepting, let running parses finish (their streams end with the final event), then
-      // close what is left and destroy the pool.
-      app.server?.stop(false)?.catch(() => {});
-      await parser.shutdown(config.SHUTDOWN_GRACE_S * 1000);
-      await app.stop(true);
-      if (!options.db) await db.close();
+    instanceId: instance.id,
+    stop() {
+      stopping ??= (async () => {
+        // Still listening: /readyz says draining (load balancers stop sending), new parses get 503,
+        // and jobs that finish during the grace can be polled and fetched.
+        draining = true;
+        const graceMs = config.SHUTDOWN_GRACE_S * 1000;
+        const started = Date.now();
+        await parser.shutdown(graceMs);
+        // Outcomes the database missed get one more chance (bounded by what is left of the grace, at least 2 s).
+        await metering.flush?.(Math.max(2000, graceMs - (Date.now() - started)));
+        instance.stop();
+        await app.stop(true);
+        if (ownsDb) await db.close();
+      })();
+      return stopping;
     },
   };
 }

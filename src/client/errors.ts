@@ -70,6 +70,11 @@ export class WorkerCrashedError extends ApiError {}
 /** The server saw the client go away mid-request (only ever logged server side; here for completeness). */
 export class ClientClosedError extends ApiError {}
 export class InternalServerError extends ApiError {}
+// Reliability (issue 15): the database was away (503, retried by the client after Retry-After);
+// the server cut an upload that stopped mid-body or went idle.
+export class DatabaseUnavailableError extends ApiError {}
+export class UploadAbortedError extends ApiError {}
+export class UploadTimeoutError extends ApiError {}
 /** Client side: the call's time limit passed before the server answered (errorClass `timeout`). */
 export class TimeoutError extends ApiError {}
 /** Client side: no HTTP response at all (errorClass `network_error`). */
@@ -106,6 +111,9 @@ const BY_CLASS: Readonly<Record<string, ApiErrorClass>> = {
   timeout: TimeoutError,
   network_error: NetworkError,
   bad_response: BadResponseError,
+  database_unavailable: DatabaseUnavailableError,
+  upload_aborted: UploadAbortedError,
+  upload_timeout: UploadTimeoutError,
 };
 
 /** Builds the subclass for `init.errorClass`; classes this client does not know give a plain ApiError. */

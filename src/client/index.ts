@@ -100,6 +100,7 @@ const BACKOFF_BASE_MS = 500;
 const STATUS_OF_CLASS: Record<string, number> = {
   auth_error: 401, subscription_inactive: 402, forbidden: 403, not_found: 404, stream_in_use: 409, conflict: 409,
   payload_too_large: 413, too_many_pages: 413, rate_limited: 429, queue_full: 503, service_unavailable: 503,
+  database_unavailable: 503, upload_aborted: 400, upload_timeout: 408,
   internal_error: 500, worker_crashed: 500,
 };
 

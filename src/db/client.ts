@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { AppError, databaseUnavailable } from "../errors.ts";
 
 /**
  * The one database interface the service uses. PGlite (embedded) and postgres.js (a real server)
@@ -17,6 +18,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Holds a session-level advisory lock (namespace, key) for as long as this Db is open, on a
+   * connection of its own, and takes it again after that connection is lost (a database restart).
+   * Other servers see who runs by the locks held (see src/metering/instances.ts). PostgreSQL only.
+   */
+  holdSessionLock?(namespace: number, key: string): void;
   close(): Promise<void>;
 }
 
@@ -39,27 +46,107 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Db> {
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    onnotice: () => {},
+export interface PostgresOptions {
+  max?: number;
+  /** Time to open a connection, ms (DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /** Longest a statement may run, ms: the server's statement_timeout, and a bound on the wait here (DB_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs?: number;
+}
+
+/** Driver and server codes that mean "the database is not there right now", not "the query is wrong". */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN",
+  "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED",
+  // SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections, query_canceled (statement_timeout).
+  "57P01", "57P02", "57P03", "53300", "57014",
+]);
+
+/** True when `e` says the database is unreachable, restarting or too slow (SQLSTATE class 08 included). */
+export function isUnavailable(e: unknown): boolean {
+  if (e instanceof AppError) return e.errorClass === "database_unavailable";
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
+}
+
+/** Runs `op`, turning an outage (or no answer within `boundMs`) into 503 database_unavailable. */
+async function guarded<T>(op: () => Promise<T>, boundMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(databaseUnavailable(new Error(`no answer within ${boundMs} ms`))), boundMs);
   });
+  try {
+    return await Promise.race([op(), bound]);
+  } catch (e) {
+    throw isUnavailable(e) ? (e instanceof AppError ? e : databaseUnavailable(e)) : e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Db> {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 1500;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5000;
+  const clientOptions = {
+    onnotice: () => {},
+    // Fractional seconds are fine for postgres.js; a refused or silent server fails the request fast.
+    connect_timeout: connectTimeoutMs / 1000,
+    connection: { statement_timeout: statementTimeoutMs },
+  };
+  const sql = postgres(url, { ...clientOptions, max: options.max ?? 10 });
+  // A statement waits for a connection and then runs: bound the whole with a little slack, so a
+  // server that stops answering without closing the socket cannot hang a request either.
+  const boundMs = connectTimeoutMs + statementTimeoutMs + 500;
   type Unsafe = Pick<typeof sql, "unsafe">;
   const asQueryable = (q: Unsafe): Queryable => ({
-    async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
-      // A plain array, like PGlite's rows (postgres.js adds count/state/columns to its result).
-      return [...rows] as unknown as T[];
+    query<T extends object>(text: string, params: readonly unknown[] = []) {
+      return guarded(async () => {
+        const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+        // A plain array, like PGlite's rows (postgres.js adds count/state/columns to its result).
+        return [...rows] as unknown as T[];
+      }, boundMs);
     },
   });
-  await sql`select 1`;
+  // Inside a transaction the outer guard bounds the whole; statements are not guarded twice.
+  const raw = (q: Unsafe): Queryable => ({
+    async query<T extends object>(text: string, params: readonly unknown[] = []) {
+      return [...(await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]))] as unknown as T[];
+    },
+  });
+  await guarded(() => sql`select 1`, boundMs);
+  const locks: Array<{ sql: postgres.Sql; timer: ReturnType<typeof setInterval> }> = [];
   return {
     kind: "postgres",
     ...asQueryable(sql),
-    transaction: (fn) => sql.begin((tx) => fn(asQueryable(tx as unknown as Unsafe))) as Promise<never>,
+    transaction: (fn) => guarded(() => sql.begin((tx) => fn(raw(tx as unknown as Unsafe))) as Promise<never>, boundMs * 2),
     exec: async (text) => {
-      await sql.unsafe(text);
+      await guarded(() => sql.unsafe(text), boundMs * 4);
     },
-    close: () => sql.end({ timeout: 5 }),
+    holdSessionLock(namespace, key) {
+      // One connection of its own (max 1, never idle-closed): a session lock lives as long as it.
+      const own = postgres(url, { ...clientOptions, max: 1, idle_timeout: 0 });
+      const take = () =>
+        own
+          .unsafe(
+            `select case when exists (select 1 from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()
+                     and classid = $1::int4::oid and objid = hashtext($2)::oid and objsubid = 2)
+                   then true else pg_try_advisory_lock($1, hashtext($2)) end as held`,
+            [namespace, key],
+          )
+          .catch(() => {});
+      void take();
+      // After a restart of the database the connection (and the lock) are gone: take it again.
+      const timer = setInterval(() => void take(), 2000);
+      timer.unref?.();
+      locks.push({ sql: own, timer });
+    },
+    close: async () => {
+      for (const l of locks) {
+        clearInterval(l.timer);
+        await l.sql.end({ timeout: 1 }).catch(() => {});
+      }
+      await sql.end({ timeout: 5 });
+    },
   };
 }

@@ -11,13 +11,15 @@ export interface Reservation {
   period: string;
   day: string;
   reservedAt: Date;
+  /** The server instance that admitted it (released when that instance no longer runs). */
+  instanceId: string | null;
 }
 
 export async function insertReservation(db: Queryable, r: Reservation): Promise<void> {
   await db.query(
-    `insert into parse_usage (id, owner, key_id, key_tier, client_ip, period, day, reserved_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [r.id, r.owner, r.keyId, r.keyTier, r.clientIp, r.period, r.day, r.reservedAt.toISOString()],
+    `insert into parse_usage (id, owner, key_id, key_tier, client_ip, period, day, reserved_at, instance_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [r.id, r.owner, r.keyId, r.keyTier, r.clientIp, r.period, r.day, r.reservedAt.toISOString(), r.instanceId],
   );
 }
 
@@ -40,8 +42,9 @@ export async function countHeldPlaces(
 }
 
 /**
- * Moves a reservation to its final state. Only a 'reserved' row changes, so a second call (a
- * retried callback) is a no-op and a parse is counted at most once. Returns whether it changed.
+ * Moves a reservation to its final state. Only a 'reserved' row changes (or one released as
+ * 'abandoned' by a server that took this instance for dead), so a second call (a retried write)
+ * is a no-op and a parse is counted at most once. Returns whether it changed.
  */
 export async function finishReservation(
   db: Queryable,
@@ -51,7 +54,7 @@ export async function finishReservation(
 ): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `update parse_usage set state = $2, error_class = $3, finished_at = $4
-      where id = $1 and state = 'reserved' returning id`,
+      where id = $1 and state in ('reserved', 'abandoned') returning id`,
     [id, outcome.state, outcome.state === "failed" ? outcome.errorClass : null, at.toISOString()],
   );
   return rows.length === 1;
@@ -84,4 +87,25 @@ export async function dailySuccesses(db: Queryable, owner: string, period: strin
     [owner, period],
   );
   return new Map(rows.map((r) => [r.day, r.n]));
+}
+
+/** Namespace of the session advisory locks that say a server instance is running (key: hashtext of its id). */
+export const INSTANCE_LOCK_NAMESPACE = 5106;
+
+/**
+ * Releases ('abandoned') the reservations of server instances that no longer run: on PostgreSQL
+ * those whose instance holds no instance lock (and those written before instances were recorded);
+ * with `all` (PGlite: one server per data directory, held by its lock file) every reservation
+ * not made by `self`. Returns how many were released.
+ */
+export async function releaseOrphanedReservations(db: Queryable, self: string, at: Date, all: boolean): Promise<number> {
+  const rows = await db.query<{ id: string }>(
+    `update parse_usage set state = 'abandoned', finished_at = $2
+      where state = 'reserved' and instance_id is distinct from $1
+        and ($3::boolean or instance_id is null or hashtext(instance_id)::oid not in
+              (select objid from pg_locks where locktype = 'advisory' and classid = $4::int4::oid and objsubid = 2 and granted))
+      returning id`,
+    [self, at.toISOString(), all, INSTANCE_LOCK_NAMESPACE],
+  );
+  return rows.length;
 }

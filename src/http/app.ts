@@ -15,7 +15,12 @@ import { webRoutes } from "./web.ts";
 /** Composes the service from one plugin per concern. */
 export function createApp(deps: AppDeps) {
   return new Elysia()
-    .use(errorHandler({ onInternal: (e, req) => deps.log.error("unhandled error", { path: new URL(req.url).pathname, error: String(e instanceof Error ? (e.stack ?? e.message) : e) }) }))
+    .use(
+      errorHandler({
+        onInternal: (e, req) => deps.log.error("unhandled error", { path: new URL(req.url).pathname, error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
+        onClientFault: (e, req) => deps.log.warn("upload cut", { path: new URL(req.url).pathname, error_class: e.errorClass }),
+      }),
+    )
     .use(requestId())
     .use(requestLog(deps))
     .use(openapiRoutes(deps))

@@ -19,6 +19,8 @@ export interface AppDeps {
   parser: ParseService;
   /** Extra named checks GET /readyz runs besides the database (e.g. the engine pool is loaded). */
   readiness?: ReadinessCheck[];
+  /** True once SIGTERM arrived: /readyz answers 503 `draining` while running jobs finish (issue 15). */
+  draining?: () => boolean;
 }
 
 /** One readiness check: resolves when ready, throws (or resolves false) when not. */

@@ -69,7 +69,13 @@ interface SafeParser {
  * validation failures → 422 detail body, framework errors (NOT_FOUND, PARSE) → envelope.
  * Internal detail is logged by the caller-supplied hook and never sent.
  */
-export const errorHandler = (options: { onInternal?: (e: unknown, request: Request) => void } = {}) =>
+export const errorHandler = (
+  options: {
+    onInternal?: (e: unknown, request: Request) => void;
+    /** Told of failures the client caused mid-request (an aborted or stalled upload): a warn line, not an error. */
+    onClientFault?: (e: AppError, request: Request) => void;
+  } = {},
+) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
     if (code === "VALIDATION") {
       set.status = 422;
@@ -106,6 +112,7 @@ export const errorHandler = (options: { onInternal?: (e: unknown, request: Reque
       app = toAppError(error);
       options.onInternal?.(error, request);
     }
+    if (app.errorClass === "upload_aborted" || app.errorClass === "upload_timeout") options.onClientFault?.(app, request);
     set.status = app.status;
     if (app.retryAfter !== undefined) set.headers["retry-after"] = String(app.retryAfter);
     return envelope(app);

@@ -11,7 +11,7 @@ const CHECK_TIMEOUT_MS = 2000;
 
 const Liveness = z.object({ status: z.literal("ok") });
 const Readiness = z.object({
-  status: z.enum(["ready", "not_ready"]),
+  status: z.enum(["ready", "not_ready", "draining"]),
   checks: z.record(z.string(), z.object({ ok: z.boolean(), error: z.string().optional() })).describe("One entry per check"),
 });
 const Status = z.object({
@@ -38,7 +38,7 @@ async function runCheck(c: ReadinessCheck): Promise<{ ok: boolean; error?: strin
 }
 
 /** SPEC 4.5 and 4.2: liveness, readiness and the unauthenticated service status. */
-export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness">) => {
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" | "draining">) => {
   const checks: ReadinessCheck[] = [
     {
       name: "database",
@@ -56,6 +56,11 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness">)
     .get(
       "/readyz",
       async ({ set }) => {
+        // Draining (issue 15): shutting down, still serving polls and results; take no new work here.
+        if (deps.draining?.()) {
+          set.status = 503;
+          return { status: "draining" as const, checks: {} };
+        }
         const results = await Promise.all(checks.map(async (c) => [c.name, await runCheck(c)] as const));
         const ready = results.every(([, r]) => r.ok);
         if (!ready) set.status = 503;
@@ -63,7 +68,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness">)
       },
       {
         response: { 200: Readiness, 503: Readiness },
-        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks." },
+        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks; 503 `draining` once shutdown began (running jobs finishing)." },
       },
     )
     .get(

@@ -9,7 +9,7 @@ import type { AppDeps } from "./deps.ts";
 import { formatQueryParameter, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
 import { ErrorEnvelope, JobCreated, JobSnapshot, keyAuthErrors, ParseResponse, ValidationBody } from "./schemas.ts";
 import { type SseMessage, sseResponse } from "./sse.ts";
-import { readUpload } from "./upload.ts";
+import { receiveUpload } from "./upload.ts";
 
 type JobsDeps = Pick<AppDeps, "db" | "config"> & { parser: ParseService };
 
@@ -85,9 +85,8 @@ export const jobRoutes = (deps: JobsDeps) => {
     .post(
       "/v1/parse/jobs",
       async ({ request, caller, set }) => {
-        // Refuse a full queue before the upload is read, not after.
-      parser.checkCapacity(caller);
-      const upload = await readUpload(request, config.MAX_UPLOAD_BYTES);
+        // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
+        const upload = await receiveUpload(parser, caller, request, config);
         const job = await parser.submit(caller, upload, request);
         set.status = 202;
         const { poll_url, stream_url } = jobPaths(job.id);

@@ -4,7 +4,7 @@ import type { DocumentResult } from "../jobs/runner.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { ErrorEnvelope, keyAuthErrors, ParseResponse } from "./schemas.ts";
-import { readUpload } from "./upload.ts";
+import { receiveUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
 export const uploadRequestBody = {
@@ -33,7 +33,10 @@ export const formatQueryParameter = {
 
 export const parseErrors = {
   ...keyAuthErrors,
+  // Upload cut: connection closed mid-body (upload_aborted) or idle past UPLOAD_IDLE_TIMEOUT_S (upload_timeout).
+  400: ErrorEnvelope,
   402: ErrorEnvelope,
+  408: ErrorEnvelope,
   413: ErrorEnvelope,
   429: ErrorEnvelope,
   503: ErrorEnvelope,
@@ -59,9 +62,8 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
     "/v1/parse",
     async ({ request, caller, set, server }) => {
-      // Refuse a full queue before the upload is read, not after.
-      deps.parser.checkCapacity(caller);
-      const upload = await readUpload(request, deps.config.MAX_UPLOAD_BYTES);
+      // The key's place and the upload's bytes are taken before the body is read, not after.
+      const upload = await receiveUpload(deps.parser, caller, request, deps.config);
       // Nothing is sent until the parse ends (queue wait plus up to PARSE_TIMEOUT_MS): Bun's idle
       // timer (10 s by default) must not cut the connection meanwhile. It still guards the upload above.
       server?.timeout(request, 0);

@@ -1,5 +1,8 @@
-import { payloadTooLarge } from "../errors.ts";
-import type { Upload } from "../jobs/service.ts";
+import type { Config } from "../config.ts";
+import type { Caller } from "../db/keys.ts";
+import { AppError, payloadTooLarge, uploadAborted, uploadTimeout } from "../errors.ts";
+import type { Hold } from "../jobs/gate.ts";
+import type { ParseService, Upload } from "../jobs/service.ts";
 import type { ResultKind } from "../jobs/tasks.ts";
 import { RequestValidationError, type ValidationDetail } from "./errors.ts";
 
@@ -18,13 +21,53 @@ const problem = (loc: string[], msg: string, type: string, input: unknown = null
   ctx,
 });
 
+export interface ReadOptions {
+  /** Cut the upload with 408 upload_timeout when no byte arrives for this long, ms. */
+  idleTimeoutMs?: number;
+  /** Told when an upload is aborted or cut (the warn log line). */
+  onCut?: (e: AppError) => void;
+}
+
+/**
+ * Admission before the upload is read (issue 15): the key's in-flight place and the upload's
+ * declared bytes are taken from the gate first, so a caller past its limit, or a server already
+ * holding MAX_INFLIGHT_UPLOAD_BYTES, is refused before a byte of the body is buffered. The hold
+ * travels with the upload and is given back when its parse ends, or here when reading fails.
+ */
+export async function receiveUpload(
+  parser: Pick<ParseService, "hold">,
+  caller: Caller,
+  request: Request,
+  config: Pick<Config, "MAX_UPLOAD_BYTES" | "UPLOAD_IDLE_TIMEOUT_S">,
+  options: Omit<ReadOptions, "idleTimeoutMs"> = {},
+): Promise<Upload> {
+  const limit = config.MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES;
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > limit) throw tooLarge(config.MAX_UPLOAD_BYTES);
+  // Without a declared length the upload may be as large as the limit, so that much is held.
+  const hold: Hold = parser.hold(caller, declared ?? limit);
+  try {
+    const upload = await readUpload(request, config.MAX_UPLOAD_BYTES, { ...options, idleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000 });
+    return { ...upload, hold };
+  } catch (e) {
+    hold.release();
+    throw e;
+  }
+}
+
+function declaredLength(request: Request): number | undefined {
+  const raw = request.headers.get("content-length");
+  if (raw === null || !/^\d+$/.test(raw.trim())) return undefined;
+  return Number(raw);
+}
+
 /**
  * Reads and validates a parse upload (SPEC 4.1): multipart `pdf` file (required), `bank`,
  * `password`, `redact` ("true"/"false") and query `format` (json | csv). Every problem is listed in
  * one 422 validation body. Size is refused from Content-Length before anything is read, and again
  * while reading when the length is not declared. The bytes stay in memory.
  */
-export async function readUpload(request: Request, maxBytes: number): Promise<Upload> {
+export async function readUpload(request: Request, maxBytes: number, options: ReadOptions = {}): Promise<Upload> {
   const detail: ValidationDetail[] = [];
   const format = new URL(request.url).searchParams.get("format") ?? "json";
   if (format !== "json" && format !== "csv") {
@@ -38,13 +81,15 @@ export async function readUpload(request: Request, maxBytes: number): Promise<Up
       problem(["body"], "Content-Type must be multipart/form-data with a `pdf` file field", "content_type", type || null, { expected: "multipart/form-data" }),
     ]);
   }
-  const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
 
   let form: FormData;
+  let body: Uint8Array<ArrayBuffer> | undefined = await readLimited(request, Math.min(declared ?? Number.POSITIVE_INFINITY, maxBytes + FORM_OVERHEAD_BYTES), options);
   try {
-    const body = await readLimited(request, maxBytes + FORM_OVERHEAD_BYTES);
     form = await new Response(body, { headers: { "content-type": type } }).formData();
+    // The form holds its own copy of the file; the raw body can go now.
+    body = undefined;
   } catch (e) {
     if (!(e instanceof TypeError) && !(e instanceof SyntaxError)) throw e;
     throw new RequestValidationError([...detail, problem(["body"], "The multipart body could not be parsed", "multipart_invalid")]);
@@ -98,18 +143,57 @@ function textField(form: FormData, name: string, max: number, detail: Validation
   return trim ? v.trim() : v;
 }
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The body, counted while it arrives: more than `limit` bytes (the declared length, or the size
+ * limit) stops reading at once. A connection closed mid-body is 400 upload_aborted; no byte for
+ * `idleTimeoutMs` is 408 upload_timeout. Either way the reader is cancelled, so nothing more is read.
+ */
+async function readLimited(request: Request, limit: number, { idleTimeoutMs, onCut }: ReadOptions): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  // With a declared length the body goes straight into one buffer of that size (no chunk list
+  // concatenated at the end, which held the upload twice); without one it grows by doubling.
+  let buf = new Uint8Array(Number.isFinite(limit) && declaredLength(request) !== undefined ? limit : Math.min(limit, 1024 * 1024));
   let size = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    size += r.value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw payloadTooLarge(`The request body is larger than ${limit} bytes`);
+  const cut = (e: AppError): AppError => {
+    reader.cancel().catch(() => {});
+    onCut?.(e);
+    return e;
+  };
+  for (;;) {
+    let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
+    try {
+      r = await readWithin(reader, idleTimeoutMs);
+    } catch (e) {
+      if (e instanceof AppError) throw cut(e);
+      throw cut(uploadAborted(e));
     }
-    chunks.push(r.value);
+    if (r.done) break;
+    if (size + r.value.byteLength > limit) {
+      reader.cancel().catch(() => {});
+      throw payloadTooLarge(`The request body is larger than ${limit} bytes (its declared length or the upload limit)`);
+    }
+    if (size + r.value.byteLength > buf.byteLength) {
+      const grown = new Uint8Array(Math.min(limit, Math.max(buf.byteLength * 2, size + r.value.byteLength)));
+      grown.set(buf.subarray(0, size));
+      buf = grown;
+    }
+    buf.set(r.value, size);
+    size += r.value.byteLength;
   }
-  return Buffer.concat(chunks);
+  return size === buf.byteLength ? buf : buf.subarray(0, size);
+}
+
+/** One read, or 408 upload_timeout after `idleMs` without a byte. */
+async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleMs: number | undefined): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  if (idleMs === undefined) return reader.read();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(uploadTimeout(idleMs / 1000)), idleMs);
+  });
+  try {
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

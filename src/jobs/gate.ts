@@ -9,6 +9,20 @@ export interface GateOptions {
   maxPerKey: number;
   /** Retry-After for queue_full, seconds. */
   retryAfterS?: number;
+  /** Bytes of uploads the server may hold in memory at once (read, queued or parsing); beyond it, 503. */
+  maxInflightBytes?: number;
+}
+
+/**
+ * A caller's place taken before its upload is read: one of its key's in-flight places and the
+ * upload's declared bytes from the server-wide budget. Handed to enter() once the upload is read;
+ * released with the ticket (or by itself when the upload is refused).
+ */
+export interface Hold {
+  readonly key: string;
+  readonly bytes: number;
+  /** Gives the key place and the bytes back; idempotent. */
+  release(): void;
 }
 
 export interface Ticket {
@@ -22,6 +36,8 @@ export const queueFull = (retryAfter: number) =>
   new AppError("queue_full", 503, "Too many documents are waiting to be parsed; retry shortly", { retryAfter });
 export const rateLimited = (limit: number) =>
   new AppError("rate_limited", 429, `At most ${limit} parses may be in flight per API key`, { retryAfter: 1 });
+export const uploadBudgetFull = (retryAfter: number) =>
+  new AppError("queue_full", 503, "Too many uploads are being received or parsed; retry shortly", { retryAfter });
 export const shuttingDown = () => new AppError("service_unavailable", 503, "The service is shutting down", { retryAfter: 5 });
 
 /**
@@ -33,6 +49,7 @@ export class DocumentGate {
   private running = 0;
   private readonly waiting: Array<{ start: () => void }> = [];
   private readonly perKey = new Map<string, number>();
+  private inflightBytes = 0;
   private closed = false;
 
   constructor(private readonly options: GateOptions) {}
@@ -43,6 +60,10 @@ export class DocumentGate {
   get queuedCount(): number {
     return this.waiting.length;
   }
+  /** Upload bytes currently held by admitted callers. */
+  get heldBytes(): number {
+    return this.inflightBytes;
+  }
 
   /** Refuses new documents from now on (shutdown); those admitted carry on. */
   close(): void {
@@ -50,18 +71,69 @@ export class DocumentGate {
   }
 
   /** Throws what enter() would throw now, without taking a place (to refuse before reading an upload). */
-  check(key: string): void {
-    const { concurrency, maxQueued, maxPerKey, retryAfterS = 2 } = this.options;
+  check(key: string, bytes = 0): void {
+    this.checkKey(key, bytes);
+    this.checkQueue();
+  }
+
+  private checkKey(key: string, bytes: number): void {
+    const { maxPerKey, maxInflightBytes = Number.POSITIVE_INFINITY, retryAfterS = 2 } = this.options;
     if (this.closed) throw shuttingDown();
     if ((this.perKey.get(key) ?? 0) >= maxPerKey) throw rateLimited(maxPerKey);
+    // An upload larger than the whole budget is still let in when nothing else is held, so a
+    // budget set below MAX_UPLOAD_BYTES slows big uploads down instead of refusing them forever.
+    if (bytes > 0 && this.inflightBytes > 0 && this.inflightBytes + bytes > maxInflightBytes) throw uploadBudgetFull(retryAfterS);
+  }
+
+  private checkQueue(): void {
+    const { concurrency, maxQueued, retryAfterS = 2 } = this.options;
     if (this.running >= concurrency && this.waiting.length >= maxQueued) throw queueFull(retryAfterS);
   }
 
-  enter(key: string): Ticket {
-    this.check(key);
-    const mine = this.perKey.get(key) ?? 0;
+  /**
+   * Takes the key's in-flight place and `bytes` of the upload budget at once (checked and taken
+   * synchronously, so concurrent requests cannot all pass the check), before the upload is read.
+   */
+  hold(key: string, bytes: number): Hold {
+    this.check(key, bytes);
+    this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+    this.inflightBytes += bytes;
+    let released = false;
+    return {
+      key,
+      bytes,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.inflightBytes -= bytes;
+        const n = (this.perKey.get(key) ?? 1) - 1;
+        if (n > 0) this.perKey.set(key, n);
+        else this.perKey.delete(key);
+      },
+    };
+  }
+
+  /**
+   * A place in front of the pool. With a key, the key's place is taken now; with a Hold (taken
+   * before the upload was read) only the queue is checked, and the ticket's release frees the hold.
+   * On a refusal the hold is released too.
+   */
+  enter(keyOrHold: string | Hold): Ticket {
+    let hold: Hold;
+    if (typeof keyOrHold === "string") {
+      this.check(keyOrHold);
+      hold = this.hold(keyOrHold, 0);
+    } else {
+      hold = keyOrHold;
+      try {
+        if (this.closed) throw shuttingDown();
+        this.checkQueue();
+      } catch (e) {
+        hold.release();
+        throw e;
+      }
+    }
     const mustWait = this.running >= this.options.concurrency;
-    this.perKey.set(key, mine + 1);
 
     let state: "waiting" | "running" | "released" = "waiting";
     let resolveStart!: () => void;
@@ -82,9 +154,7 @@ export class DocumentGate {
         if (state === "released") return;
         const wasRunning = state === "running";
         state = "released";
-        const n = (this.perKey.get(key) ?? 1) - 1;
-        if (n > 0) this.perKey.set(key, n);
-        else this.perKey.delete(key);
+        hold.release();
         if (wasRunning) {
           this.running--;
           this.waiting.shift()?.start();

@@ -7,7 +7,7 @@ import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { sampleResponse } from "../metering/sample.ts";
 import type { Admission, Metering } from "../metering/types.ts";
-import { DocumentGate, shuttingDown, type Ticket } from "./gate.ts";
+import { DocumentGate, type Hold, shuttingDown, type Ticket } from "./gate.ts";
 import { Job } from "./job.ts";
 import { createWorkerPool, type WorkerPool } from "./pool.ts";
 import { type DocumentResult, type RunHooks, runDocument } from "./runner.ts";
@@ -20,6 +20,8 @@ export interface Upload {
   kind: ResultKind;
   bank?: string;
   password?: string;
+  /** The key place and upload bytes taken before the body was read (src/http/upload.ts receiveUpload). */
+  hold?: Hold;
 }
 
 export interface Outcome {
@@ -40,6 +42,8 @@ export interface ParseService {
   submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<Job>;
   /** Refuses at once (429/503) when a parse by this caller would be refused; nothing is reserved. */
   checkCapacity(caller: Caller): void;
+  /** Takes the caller's in-flight place and `bytes` of MAX_INFLIGHT_UPLOAD_BYTES before its upload is read (429/503 when full). */
+  hold(caller: Caller, bytes: number): Hold;
   ready(): boolean;
   /** Refuses new parses, lets running ones finish up to `graceMs`, fails the rest, destroys the pool. */
   shutdown(graceMs: number): Promise<void>;
@@ -70,11 +74,17 @@ function share(bytes: Uint8Array): SharedArrayBuffer {
   return sab;
 }
 
-function sampleResult(kind: ResultKind): DocumentResult {
-  const response = sampleResponse();
-  const json = JSON.stringify(response);
+let samples: { json: DocumentResult; csv: DocumentResult } | undefined;
+
+/** The canned sample, built once: every sample job shares these two results (issue 15, cache fairness). */
+export function sampleResult(kind: ResultKind): DocumentResult {
+  if (!samples) {
+    const response = sampleResponse();
+    const json = JSON.stringify(response);
+    samples = { json: { kind: "json", json }, csv: { kind: "csv", json, csv: toCsv(response) } };
+  }
   // A sample has no document to redact; the caller gets the sample statement as JSON instead.
-  return kind === "csv" ? { kind, json, csv: toCsv(response) } : { kind: "json", json };
+  return kind === "csv" ? samples.csv : samples.json;
 }
 
 export function createParseService({ config, log, metering, workerFilename }: ServiceDeps): ParseService {
@@ -84,8 +94,18 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     maxHeapMb: config.WORKER_MAX_HEAP_MB,
     onError: (e) => log.error("parse worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
   });
-  const gate = new DocumentGate({ concurrency: config.WORKERS, maxQueued: config.MAX_QUEUED_JOBS, maxPerKey: config.MAX_INFLIGHT_PER_KEY });
-  const store = new JobStore({ ttlMs: config.JOB_RESULT_TTL_S * 1000, maxBytes: config.JOB_CACHE_MAX_BYTES });
+  const gate = new DocumentGate({
+    concurrency: config.WORKERS,
+    maxQueued: config.MAX_QUEUED_JOBS,
+    maxPerKey: config.MAX_INFLIGHT_PER_KEY,
+    maxInflightBytes: config.MAX_INFLIGHT_UPLOAD_BYTES,
+  });
+  const store = new JobStore({
+    ttlMs: config.JOB_RESULT_TTL_S * 1000,
+    maxBytes: config.JOB_CACHE_MAX_BYTES,
+    ownerMaxBytes: config.JOB_CACHE_OWNER_MAX_BYTES,
+    onOverBudget: (held) => log.warn("job cache over JOB_CACHE_MAX_BYTES (every byte is other owners' unexpired results)", { held_bytes: held }),
+  });
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
@@ -97,8 +117,8 @@ export function createParseService({ config, log, metering, workerFilename }: Se
   pool.warm().catch((e: unknown) => log.error("parse workers failed to start", { error: String(e) }));
 
   /** Per-key and queue limits first (cheap, synchronous), then metering. */
-  async function admit(caller: Caller, request: { headers: Headers }): Promise<{ ticket: Ticket; admission: Admission }> {
-    const ticket = gate.enter(caller.keyId);
+  async function admit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<{ ticket: Ticket; admission: Admission }> {
+    const ticket = gate.enter(upload.hold ?? caller.keyId);
     try {
       return { ticket, admission: await metering.admit(caller, request) };
     } catch (e) {
@@ -151,9 +171,10 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     store,
     ready: () => pool.ready() && !stopping.signal.aborted,
     checkCapacity: (caller) => gate.check(caller.keyId),
+    hold: (caller, bytes) => gate.hold(caller.keyId, bytes),
 
     async parseNow(caller, upload, request) {
-      const { ticket, admission } = await admit(caller, request);
+      const { ticket, admission } = await admit(caller, upload, request);
       if (admission.sample) {
         ticket.release();
         return { result: sampleResult(upload.kind), sample: true };
@@ -163,7 +184,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     },
 
     async submit(caller, upload, request) {
-      const { ticket, admission } = await admit(caller, request);
+      const { ticket, admission } = await admit(caller, upload, request);
       const job = new Job(newId("job"), caller.owner, upload.kind);
       store.add(job);
       if (admission.sample) {

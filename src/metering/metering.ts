@@ -3,6 +3,8 @@ import type { Db } from "../db/client.ts";
 import type { Caller, KeyTier } from "../db/keys.ts";
 import { getSubscription, isActive } from "../db/subscriptions.ts";
 import { countHeldPlaces, finishReservation, insertReservation } from "../db/usage.ts";
+import type { Logger } from "../log.ts";
+import { type Outcome, PendingWrites } from "./pending.ts";
 import { lagosDate, periodOf } from "../billing/periods.ts";
 import { AppError } from "../errors.ts";
 import { randomToken } from "../crypto.ts";
@@ -11,9 +13,14 @@ import type { Admission, Metering } from "./types.ts";
 
 export interface MeteringOptions {
   db: Db;
-  config: Pick<Config, "TEST_MONTHLY_CAP" | "FIRST_PARTY_IP_MONTHLY_CAP" | "METERING_RESERVATION_TTL_S">;
+  config: Pick<Config, "TEST_MONTHLY_CAP" | "FIRST_PARTY_IP_MONTHLY_CAP" | "METERING_RESERVATION_TTL_S"> & Partial<Pick<Config, "METERING_PENDING_MAX">>;
   /** The clock; tests move it across a period boundary. */
   now?: () => Date;
+  /** This server's instance id, written on each reservation (src/metering/instances.ts). */
+  instanceId?: string;
+  log?: Logger;
+  /** First retry delay of a failed outcome write, ms (tests shorten it). */
+  retryBaseMs?: number;
 }
 
 export const subscriptionInactive = () =>
@@ -31,7 +38,13 @@ const SAMPLE: Admission = { sample: true, succeeded: async () => {}, failed: asy
  * overshoot a cap; live keys are never refused for volume (overage is billed), only for a missing
  * subscription.
  */
-export function createMetering({ db, config, now = () => new Date() }: MeteringOptions): Metering {
+export function createMetering({ db, config, now = () => new Date(), instanceId, log, retryBaseMs }: MeteringOptions): Metering {
+  const pending = new PendingWrites({
+    write: (w) => finishReservation(db, w.id, w.outcome, w.at),
+    max: config.METERING_PENDING_MAX ?? 100_000,
+    log,
+    baseDelayMs: retryBaseMs,
+  });
   const reserve = async (tx: Pick<Db, "query">, caller: Caller, clientIp: string | null, at: Date): Promise<string> => {
     const id = `use_${randomToken(16)}`;
     await insertReservation(tx, {
@@ -43,6 +56,7 @@ export function createMetering({ db, config, now = () => new Date() }: MeteringO
       period: periodOf(at).key,
       day: lagosDate(at),
       reservedAt: at,
+      instanceId: instanceId ?? null,
     });
     return id;
   };
@@ -59,10 +73,17 @@ export function createMetering({ db, config, now = () => new Date() }: MeteringO
   const admission = (id: string): Admission => {
     // One admission finalizes once; the SQL guard (state = 'reserved') also holds across processes.
     let finished = false;
-    const finish = async (outcome: { state: "succeeded" } | { state: "failed"; errorClass: string }) => {
+    const finish = async (outcome: Outcome) => {
       if (finished) return;
       finished = true;
-      await finishReservation(db, id, outcome, now());
+      const at = now();
+      try {
+        await finishReservation(db, id, outcome, at);
+      } catch (e) {
+        // The parse happened: its outcome is kept and written once the database is back.
+        log?.warn("metering: write failed, retrying in the background", { reservation: id, state: outcome.state, error: String(e instanceof Error ? e.message : e) });
+        pending.add({ id, outcome, at });
+      }
     };
     return {
       sample: false,
@@ -77,6 +98,7 @@ export function createMetering({ db, config, now = () => new Date() }: MeteringO
   };
 
   return {
+    flush: (timeoutMs) => pending.flush(timeoutMs),
     async admit(caller, request) {
       const at = now();
       if (caller.tier === "live") {

@@ -8,6 +8,11 @@ import type { Caller } from "../db/keys.ts";
  */
 export interface Metering {
   admit(caller: Caller, request: { headers: Headers }): Promise<Admission>;
+  /**
+   * Writes outcomes still waiting for the database (it was away when they happened), for up to
+   * `timeoutMs`; resolves with how many could not be written. Called at shutdown.
+   */
+  flush?(timeoutMs: number): Promise<number>;
 }
 
 export interface Admission {

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { ownerUsage, callerUsage } from "../../src/billing/usage.ts";
 import { plansFromConfig } from "../../src/billing/plans.ts";
 import { loadConfig } from "../../src/config.ts";
-import { AppError } from "../../src/errors.ts";
+import { AppError, databaseUnavailable } from "../../src/errors.ts";
+import type { Db } from "../../src/db/index.ts";
 import { RequestValidationError } from "../../src/http/errors.ts";
 import { endSubscription, markNonRenewing } from "../../src/db/subscriptions.ts";
 import { createMetering } from "../../src/metering/metering.ts";
@@ -213,5 +214,55 @@ describe("billing periods", () => {
     const jan = await ownerUsage(usageCtx, owner, new Date("2026-01-31T22:00:00.000Z"));
     expect(jan.daily.length).toBe(31);
     expect(jan.daily.at(-1)).toEqual({ date: "2026-01-31", count: 2 });
+  });
+});
+
+describe("outcome writes while the database is away (issue 15 item 9)", () => {
+  /** The shared database, with outcome writes failing like a stopped server while `down` is set. */
+  const flaky = (down: { on: boolean; attempts: number }): Db => ({
+    ...db,
+    query: (sql: string, params?: readonly unknown[]) => {
+      if (/^\s*update parse_usage set state/.test(sql)) {
+        down.attempts++;
+        if (down.on) return Promise.reject(databaseUnavailable(new Error("ECONNREFUSED")));
+      }
+      return db.query(sql, params);
+    },
+  }) as Db;
+
+  test("a failed success write is retried with backoff until it lands, and counts exactly once", async () => {
+    const owner = unique();
+    await subscribe(db, owner);
+    const caller = await callerFor(db, owner, "live");
+    const down = { on: true, attempts: 0 };
+    const metering = createMetering({ db: flaky(down), config: meteringConfig(), retryBaseMs: 20 });
+    const admissions = [await metering.admit(caller, headers()), await metering.admit(caller, headers())];
+    // Neither throws: the parse happened, its outcome waits in memory.
+    await admissions[0]!.succeeded();
+    await admissions[1]!.failed("layout_unrecognized");
+    expect((await ownerUsage(usageCtx, owner)).period_parses).toBe(0);
+    await Bun.sleep(150);
+    expect(down.attempts).toBeGreaterThan(2);
+    down.on = false;
+    for (let i = 0; i < 100 && (await ownerUsage(usageCtx, owner)).period_parses === 0; i++) await Bun.sleep(20);
+    const usage = await ownerUsage(usageCtx, owner);
+    expect(usage.period_parses).toBe(1);
+    expect(usage.success_rate).toBe(0.5);
+    // Nothing left to write; a second flush changes nothing.
+    expect(await metering.flush?.(100)).toBe(0);
+    expect((await ownerUsage(usageCtx, owner)).period_parses).toBe(1);
+  });
+
+  test("flush at shutdown writes what is pending once the database answers, and says what it could not", async () => {
+    const owner = unique();
+    await subscribe(db, owner);
+    const caller = await callerFor(db, owner, "live");
+    const down = { on: true, attempts: 0 };
+    const metering = createMetering({ db: flaky(down), config: meteringConfig(), retryBaseMs: 60_000 });
+    await (await metering.admit(caller, headers())).succeeded();
+    expect(await metering.flush?.(300)).toBe(1);
+    down.on = false;
+    expect(await metering.flush?.(2000)).toBe(0);
+    expect((await ownerUsage(usageCtx, owner)).period_parses).toBe(1);
   });
 });

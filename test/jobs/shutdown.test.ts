@@ -5,7 +5,7 @@ import { startServer } from "../../src/server.ts";
 import { sharedDb, unique } from "../helpers/db.ts";
 import { ADMIN_TOKEN, type TestServer } from "../helpers/server.ts";
 import { makeStatementPdf } from "./support/statement-pdf.ts";
-import { form, newKey, readSse, submit } from "./support/http.ts";
+import { form, get, newKey, readSse, submit, waitFinished } from "./support/http.ts";
 
 /** A server this file stops itself (startTestServer would stop it again after the file). */
 async function start(overrides: Record<string, string>): Promise<TestServer> {
@@ -49,4 +49,31 @@ describe("graceful shutdown", () => {
       expect(JSON.parse(last.data).error_class).toBe("service_unavailable");
     }
   }, 60_000);
+
+  test("during the grace /readyz answers 503 draining, new parses get 503, and a job finishing meanwhile can be polled and fetched (issue 15 item 14)", async () => {
+    const server = await start({ WORKERS: "2", SHUTDOWN_GRACE_S: "60" });
+    const { key } = await newKey(server, unique());
+    const long = await submit(server, key, form(await makeStatementPdf({ pages: 60 })));
+    const short = await submit(server, key, form(await makeStatementPdf({ pages: 1 })), "?format=csv");
+    const stopped = server.stop();
+
+    const ready = await server.fetch("/readyz");
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { status: string }).status).toBe("draining");
+    const refused = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form(await makeStatementPdf({ pages: 1 })) });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+
+    // The short job ends during the grace while the long one still runs: both can be read.
+    const snap = await waitFinished(server, key, short.job_id);
+    expect(snap.state).toBe("done");
+    const csv = await get(server, `/v1/parse/jobs/${short.job_id}/result`, key);
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).split("\n").length).toBeGreaterThan(22);
+    const longSnap = (await (await get(server, long.poll_url, key)).json()) as { state: string };
+    expect(["queued", "running", "done"]).toContain(longSnap.state);
+
+    await stopped;
+    expect(await server.fetch("/healthz").then(() => "answered", () => "refused")).toBe("refused");
+  }, 120_000);
 });

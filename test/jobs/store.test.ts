@@ -3,6 +3,7 @@ import { AppError } from "../../src/errors.ts";
 import { Job } from "../../src/jobs/job.ts";
 import { JobStore } from "../../src/jobs/store.ts";
 import { sampleResponse } from "../../src/metering/sample.ts";
+import { sampleResult } from "../../src/jobs/service.ts";
 
 const finished = (id: string, owner = "o") => {
   const job = new Job(id, owner, "json");
@@ -37,6 +38,49 @@ describe("JobStore", () => {
     expect(store.get("job_2")).toBeUndefined();
     expect(store.get("job_1")).toBeDefined();
     expect(store.get("job_3")).toBeDefined();
+    store.close();
+  });
+});
+
+describe("JobStore fairness (issue 15 item 11)", () => {
+  const sampleJob = (id: string, owner: string) => {
+    const job = new Job(id, owner, "json");
+    job.succeed(sampleResult("json"), true);
+    return job;
+  };
+
+  test("70,000 sample jobs and 100 results of one owner never evict another owner's result inside its TTL", () => {
+    const one = finished("job_size").size();
+    const store = new JobStore({ ttlMs: 60_000, maxBytes: one * 20, ownerMaxBytes: one * 5 });
+    store.settle(finished("job_theirs", "tenant-b"));
+    for (let i = 0; i < 70_000; i++) store.settle(sampleJob(`job_s${i}`, "tenant-a"));
+    for (let i = 0; i < 100; i++) store.settle(finished(`job_r${i}`, "tenant-a"));
+    expect(store.getOwned("job_theirs", "tenant-b")?.state).toBe("done");
+    // tenant-a's own newest results are kept within its share, its oldest went first.
+    expect(store.get("job_r99")).toBeDefined();
+    expect(store.get("job_r0")).toBeUndefined();
+    expect(store.heldBytes).toBeLessThanOrEqual(one * 20);
+    store.close();
+  });
+
+  test("sample jobs share one canned result and count only their small record, not the result's bytes", () => {
+    expect(sampleResult("json")).toBe(sampleResult("json"));
+    expect(sampleResult("csv")).toBe(sampleResult("csv"));
+    const store = new JobStore({ ttlMs: 60_000, maxBytes: 10_000_000 });
+    for (let i = 0; i < 1000; i++) store.settle(sampleJob(`job_s${i}`, "capped"));
+    const resultBytes = JSON.stringify(sampleResponse()).length;
+    expect(store.finishedCount).toBe(1000);
+    expect(store.heldBytes).toBeLessThan(1000 * resultBytes);
+    store.close();
+  });
+
+  test("a result still expires at its TTL whoever owns it", async () => {
+    const store = new JobStore({ ttlMs: 50, maxBytes: 10_000_000, ownerMaxBytes: 1_000_000 });
+    store.settle(finished("job_old", "tenant-c"));
+    await Bun.sleep(120);
+    store.sweep();
+    expect(store.get("job_old")).toBeUndefined();
+    expect(store.heldBytes).toBe(0);
     store.close();
   });
 });
