@@ -2,8 +2,9 @@ import { Elysia } from "elysia";
 import type { ParseService } from "../jobs/service.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
 import { apiKeyAuth } from "./auth.ts";
+import { checkBankField } from "./bank-field.ts";
 import type { AppDeps } from "./deps.ts";
-import { ErrorEnvelope, keyAuthErrors, ParseResponse } from "./schemas.ts";
+import { ErrorEnvelope, keyAuthErrors, ParseResult } from "./schemas.ts";
 import { readUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
@@ -62,6 +63,7 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
       // Refuse a full queue before the upload is read, not after.
       deps.parser.checkCapacity(caller);
       const upload = await readUpload(request, deps.config.MAX_UPLOAD_BYTES);
+      checkBankField(upload);
       // Nothing is sent until the parse ends (queue wait plus up to PARSE_TIMEOUT_MS): Bun's idle
       // timer (10 s by default) must not cut the connection meanwhile. It still guards the upload above.
       server?.timeout(request, 0);
@@ -72,7 +74,7 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
     },
     {
       parse: "none",
-      response: { 200: ParseResponse, ...parseErrors },
+      response: { 200: ParseResult, ...parseErrors },
       detail: {
         summary: "Parse a statement",
         description:

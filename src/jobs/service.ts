@@ -2,12 +2,13 @@ import type { Config } from "../config.ts";
 import type { Caller } from "../db/keys.ts";
 // The pure serialiser only (no pdf.js): formatting the canned sample is not parsing.
 import { toCsv } from "../engine/csv.ts";
-import { AppError, toAppError } from "../errors.ts";
+import { AppError, jobCancelled, jobExpired, jobFinished, notFound, toAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { sampleResponse } from "../metering/sample.ts";
 import type { Admission, Metering } from "../metering/types.ts";
 import { DocumentGate, shuttingDown, type Ticket } from "./gate.ts";
+import { RememberedJobs } from "./expired.ts";
 import { Job } from "./job.ts";
 import { createWorkerPool, type WorkerPool } from "./pool.ts";
 import { type DocumentResult, type RunHooks, runDocument } from "./runner.ts";
@@ -38,6 +39,14 @@ export interface ParseService {
   /** `request.signal` (the caller hanging up) aborts the parse in its worker. */
   parseNow(caller: Caller, upload: Upload, request: { headers: Headers; signal?: AbortSignal }): Promise<Outcome>;
   submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<Job>;
+  /**
+   * The job `id` of `owner` (any owner's for the credential-free stream, where the id is the
+   * capability). Throws 404 `job_expired` for a job the server held and has swept, else 404
+   * `not_found`; another owner's job reads as unknown.
+   */
+  find(id: string, owner?: string): Job;
+  /** Cancels a queued or running job of `owner` (see find); 409 `job_finished` once it has ended. */
+  cancel(id: string, owner: string): Job;
   /** Refuses at once (429/503) when a parse by this caller would be refused; nothing is reserved. */
   checkCapacity(caller: Caller): void;
   ready(): boolean;
@@ -63,6 +72,19 @@ function abortAs(signal: AbortSignal, reason: () => AppError): AbortSignal {
   return c.signal;
 }
 
+/** Waits for the ticket's turn; an abort meanwhile (cancel, shutdown) gives up the place in the queue at once. */
+function untilStarted(ticket: Ticket, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    ticket.started.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
+}
+
 /** Shares the upload with the workers: one copy here, none per task or page. */
 function share(bytes: Uint8Array): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(bytes.byteLength);
@@ -86,6 +108,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
   });
   const gate = new DocumentGate({ concurrency: config.WORKERS, maxQueued: config.MAX_QUEUED_JOBS, maxPerKey: config.MAX_INFLIGHT_PER_KEY });
   const store = new JobStore({ ttlMs: config.JOB_RESULT_TTL_S * 1000, maxBytes: config.JOB_CACHE_MAX_BYTES });
+  const remembered = new RememberedJobs();
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
@@ -112,21 +135,27 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     ticket: Ticket,
     admission: Admission,
     upload: Upload,
-    { onStart, callerSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal },
+    { onStart, callerSignal, cancelSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal },
   ): Promise<DocumentResult> {
     let startedAt = 0;
+    // Shutdown, the caller hanging up (sync) and a cancel (jobs) all stop the parse, queued or running.
+    const signals = [stopping.signal];
+    if (callerSignal) signals.push(abortAs(callerSignal, clientClosed));
+    if (cancelSignal) signals.push(cancelSignal);
+    const signal = signals.length === 1 ? stopping.signal : AbortSignal.any(signals);
     try {
-      await ticket.started;
+      await untilStarted(ticket, signal);
       if (stopping.signal.aborted) throw shuttingDown();
       startedAt = performance.now();
       onStart?.();
       const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
-      const signal = callerSignal ? AbortSignal.any([stopping.signal, abortAs(callerSignal, clientClosed)]) : stopping.signal;
       const result = await runDocument(ctx, { kind: upload.kind, doc }, {
         ...hooks,
         signal,
         onRange: (r) => log.debug("page range parsed", { first: r.first, last: r.last, thread: r.threadId }),
       });
+      // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
+      signal.throwIfAborted();
       log.info("parse finished", { kind: upload.kind, bytes: upload.bytes.byteLength, ms: Math.round(performance.now() - startedAt) });
       await admission.succeeded().catch((e: unknown) => log.error("metering: succeeded() failed", { error: String(e) }));
       return result;
@@ -138,6 +167,12 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     } finally {
       ticket.release();
     }
+  }
+
+  function find(id: string, owner?: string): Job {
+    const job = owner === undefined ? store.get(id) : store.getOwned(id, owner);
+    if (job) return job;
+    throw remembered.held(id, owner) ? jobExpired() : notFound("No such job");
   }
 
   function track<T>(p: Promise<T>): Promise<T> {
@@ -166,6 +201,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       const { ticket, admission } = await admit(caller, request);
       const job = new Job(newId("job"), caller.owner, upload.kind);
       store.add(job);
+      remembered.remember(job.id, job.owner);
       if (admission.sample) {
         ticket.release();
         job.succeed(sampleResult(upload.kind), true);
@@ -173,7 +209,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         return job;
       }
       void track(
-        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p) })
+        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p), cancelSignal: job.signal })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
@@ -182,6 +218,15 @@ export function createParseService({ config, log, metering, workerFilename }: Se
           })
           .finally(() => store.settle(job)),
       );
+      return job;
+    },
+
+    find,
+
+    cancel(id, owner) {
+      const job = find(id, owner);
+      if (!job.cancel(jobCancelled())) throw jobFinished(job.state);
+      log.info("parse job cancelled", { job_id: job.id });
       return job;
     },
 
