@@ -4,7 +4,7 @@ import type { DocumentResult } from "../jobs/runner.ts";
 import { apiKeyAuth } from "./auth.ts";
 import { checkBankField } from "./bank-field.ts";
 import type { AppDeps } from "./deps.ts";
-import { ErrorEnvelope, keyAuthErrors, ParseResult } from "./schemas.ts";
+import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./schemas.ts";
 import { readUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
@@ -34,6 +34,7 @@ export const formatQueryParameter = {
 
 export const parseErrors = {
   ...keyAuthErrors,
+  422: ParseRejected,
   402: ErrorEnvelope,
   413: ErrorEnvelope,
   429: ErrorEnvelope,

@@ -63,6 +63,9 @@ export const ValidationDetail = z
 /** SPEC 2.4: status 422 for a request that does not match its schema. */
 export const ValidationBody = z.object({ detail: z.array(ValidationDetail) }).meta({ id: "ValidationError" });
 
+/** 422 of a parse: the validation body for a bad request, the envelope when the engine refuses the document. */
+export const ParseRejected = z.union([ValidationBody, ErrorEnvelope]);
+
 /** The error statuses most routes share, to spread into a route's `response:` map. */
 export const keyAuthErrors = { 401: ErrorEnvelope, 422: ValidationBody, 500: ErrorEnvelope } as const;
 export const adminErrors = { 401: ErrorEnvelope, 403: ErrorEnvelope, 422: ValidationBody, 500: ErrorEnvelope } as const;
