@@ -70,6 +70,12 @@ export class WorkerCrashedError extends ApiError {}
 /** The server saw the client go away mid-request (only ever logged server side; here for completeness). */
 export class ClientClosedError extends ApiError {}
 export class InternalServerError extends ApiError {}
+/** The job was cancelled (DELETE /v1/parse/jobs/{id}, or parseJob's signal). */
+export class JobCancelledError extends ApiError {}
+/** DELETE on a job that had already finished. */
+export class JobFinishedError extends ApiError {}
+/** The job's record and result were swept; submit the document again. */
+export class JobExpiredError extends ApiError {}
 /** Client side: the call's time limit passed before the server answered (errorClass `timeout`). */
 export class TimeoutError extends ApiError {}
 /** Client side: no HTTP response at all (errorClass `network_error`). */
@@ -103,6 +109,9 @@ const BY_CLASS: Readonly<Record<string, ApiErrorClass>> = {
   worker_crashed: WorkerCrashedError,
   client_closed: ClientClosedError,
   internal_error: InternalServerError,
+  job_cancelled: JobCancelledError,
+  job_finished: JobFinishedError,
+  job_expired: JobExpiredError,
   timeout: TimeoutError,
   network_error: NetworkError,
   bad_response: BadResponseError,
