@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { validate } from "@readme/openapi-parser";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { REDACTED_MEDIA_TYPES } from "../../src/http/schemas.ts";
 import { HTML_XLS_CONTENT_TYPE, PDF_CONTENT_TYPE, SPREADSHEETML_CONTENT_TYPE, XLSX_CONTENT_TYPE } from "../../src/engine/redact/index.ts";
 import { startTestServer } from "../helpers/server.ts";
@@ -132,6 +133,12 @@ describe("/openapi.json is a valid OpenAPI 3.1 document (issue 16)", () => {
     expect(result.valid ? [] : result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     expect(spec.openapi).toBe("3.1.0");
+  });
+
+  test("Redocly's recommended rules find no error (warnings: no license, no 4XX on the health checks)", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const problems = await lintFromString({ source: text, absoluteRef: "/openapi.json", config });
+    expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
   });
 
   test("named schemas under components.schemas, referenced from the operations, no $schema or $defs noise", () => {
