@@ -29,12 +29,12 @@ const violations: string[] = [];
 
 /**
  * Fetches `url` and checks the answer against the published contract: a violation fails the
- * request (and so the test) with what is wrong, and is listed again when the file ends, in case a
- * test swallowed the error.
+ * request (and so the test) with what is wrong, and is reported again when the file ends, in
+ * case a test swallowed the error.
  */
-async function checked(baseUrl: string, url: string, init?: RequestInit): Promise<Response> {
+async function checked(url: string, init?: RequestInit): Promise<Response> {
   const res = await fetch(url, init);
-  contract ??= Contract.load(baseUrl);
+  contract ??= Contract.load(new URL(url).origin);
   const problem = await (await contract).problems(init?.method ?? "GET", url, res);
   if (problem) {
     violations.push(problem);
@@ -43,15 +43,14 @@ async function checked(baseUrl: string, url: string, init?: RequestInit): Promis
   return res;
 }
 
-/** A fetch for absolute URLs of the server at `baseUrl` (e.g. the typed client's `fetch` option), checked the same way. */
-export const contractFetch =
-  (baseUrl: string) =>
-  (input: string, init?: RequestInit): Promise<Response> =>
-    checked(baseUrl, input, init);
+/** A fetch for absolute URLs of a test server (e.g. the typed client's `fetch` option, a webhook delivery), checked the same way. */
+export const contractFetch = (input: string, init?: RequestInit): Promise<Response> => checked(input, init);
 
-afterAll(() => {
-  if (violations.length > 0) throw new ContractViolation(`responses broke /openapi.json:\n${violations.join("\n")}`);
-});
+/** Registered per test file (with its server): a violation a test swallowed still fails the file. */
+function reportSwallowedViolations(): void {
+  const missed = violations.splice(0);
+  if (missed.length > 0) throw new ContractViolation(`responses broke /openapi.json:\n${missed.join("\n")}`);
+}
 
 /**
  * Starts a real server on a free loopback port over the shared test database, and stops it after
@@ -61,7 +60,8 @@ export async function startTestServer(overrides: Partial<Record<keyof Config, st
   const config = loadConfig({}, { PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN, WORKERS: "2", LOG_LEVEL: "silent", ...overrides });
   const server = await startServer({ config, db: await sharedDb(), log: options.log ?? createLogger(config.LOG_LEVEL) });
   afterAll(() => server.stop());
-  const f = (path: string, init?: RequestInit) => checked(server.url, server.url + path, init);
+  afterAll(reportSwallowedViolations);
+  const f = (path: string, init?: RequestInit) => checked(server.url + path, init);
   return {
     ...server,
     fetch: f,

@@ -11,7 +11,7 @@ const long = await makeStatementPdf({ pages: 150 });
 describe("the client's parseJob cancels the job when its signal aborts", () => {
   test("aborting after the first page sends DELETE: the job ends job_cancelled and is not counted", async () => {
     const { key } = await newKey(server);
-    const client = createClient({ baseUrl: server.url, apiKey: key, fetch: contractFetch(server.url) });
+    const client = createClient({ baseUrl: server.url, apiKey: key, fetch: contractFetch });
     const stop = new AbortController();
     let jobId = "";
     const seen: JobEvent["type"][] = [];
@@ -33,7 +33,7 @@ describe("the client's parseJob cancels the job when its signal aborts", () => {
 
   test("cancel(jobId) on a finished job is JobFinishedError (409)", async () => {
     const { key } = await newKey(server);
-    const client = createClient({ baseUrl: server.url, apiKey: key, fetch: contractFetch(server.url) });
+    const client = createClient({ baseUrl: server.url, apiKey: key, fetch: contractFetch });
     let jobId = "";
     for await (const e of client.parseJob(await sample("firstbank.pdf"))) if (e.type === "created") jobId = e.jobId;
     const e = await client.cancel(jobId).catch((x: unknown) => x);
