@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MEDIA_TYPES_KEYWORD } from "./schemas.ts";
+import { MEDIA_TYPES_KEYWORD, REDACTED_MEDIA_TYPES } from "./schemas.ts";
 
 /**
  * Turns what @elysiajs/openapi generates from the routes into a valid OpenAPI 3.1 document:
@@ -104,7 +104,23 @@ function finishOperation(op: JsonObject): void {
     }
     const schema = schemaOf(response.content);
     if (schema) response.content = contentFor(schema);
+    const headers = headersFor(status, response.content);
+    if (headers) response.headers = { ...(isObject(response.headers) ? response.headers : {}), ...headers };
   }
+}
+
+const integerHeader = (description: string): JsonObject => ({ description, schema: { type: "integer", minimum: 0 } });
+
+/** The response headers clients act on: Retry-After on 429/503, and those of a parse result. */
+function headersFor(status: string, content: Json | undefined): JsonObject | undefined {
+  if (status === "429" || status === "503") return { "Retry-After": integerHeader("Seconds to wait before retrying") };
+  if (status !== "200" || !isObject(content)) return undefined;
+  const types = Object.keys(content);
+  if (!REDACTED_MEDIA_TYPES.some((t) => types.includes(t))) return undefined;
+  return {
+    "X-Redactions": integerHeader("Redacted documents only: how many values were blacked out"),
+    "X-Sample": { description: "`true` when the canned sample statement was returned instead of a parse (past a free monthly cap)", schema: { type: "string", enum: ["true"] } },
+  };
 }
 
 /** The schema the plugin put under application/json or text/plain. */

@@ -15,7 +15,7 @@ const DOCUMENTATION = {
     title: TITLE,
     version: SERVICE_VERSION,
     description:
-      "Turns Nigerian bank statements (PDF or XLSX) into structured transactions. Errors use the envelope {error, error_class, format_version, marker_coverage}; request validation failures use 422 {detail: [...]}. Objects the engine produces (ParseResponse and its parts) gain fields over time: ignore the ones you do not know.",
+      "Turns Nigerian bank statements (PDF or XLSX) into structured transactions. Errors use the envelope {error, error_class, format_version, marker_coverage}; request validation failures use 422 {detail: [...]}. Objects the engine produces (ParseResponse and its parts) gain fields over time: ignore the ones you do not know. Every response carries X-Request-Id.",
   },
   tags: [
     { name: "Parse", description: "Statement parsing, synchronous and as jobs" },

@@ -187,6 +187,13 @@ describe("/openapi.json is a valid OpenAPI 3.1 document (issue 16)", () => {
     expect(op("/v1/keys/{key_id}", "delete").responses["204"]).not.toHaveProperty("content");
   });
 
+  test("the headers clients act on: Retry-After on 429/503, X-Redactions and X-Sample on a parse result", () => {
+    const parse = op("/v1/parse", "post").responses as Record<string, { headers?: Record<string, unknown> }>;
+    expect(Object.keys(parse["429"]?.headers ?? {})).toEqual(["Retry-After"]);
+    expect(Object.keys(parse["503"]?.headers ?? {})).toEqual(["Retry-After"]);
+    expect(Object.keys(parse["200"]?.headers ?? {}).sort()).toEqual(["X-Redactions", "X-Sample"]);
+  });
+
   test("the redacted media types are the ones the redaction engine sends", () => {
     for (const t of [PDF_CONTENT_TYPE, XLSX_CONTENT_TYPE, HTML_XLS_CONTENT_TYPE, SPREADSHEETML_CONTENT_TYPE]) expect(REDACTED_MEDIA_TYPES as readonly string[]).toContain(t);
   });
