@@ -30,6 +30,10 @@ export type ErrorClass =
   | "database_unavailable"
   | "upload_aborted"
   | "upload_timeout"
+  // Parse jobs (issue 16): DELETE on a job, and a job id the server remembers after sweeping it.
+  | "job_cancelled"
+  | "job_finished"
+  | "job_expired"
   | "internal_error";
 
 export interface AppErrorOptions {
@@ -100,6 +104,13 @@ export const emptyStatement = (message: string, markerCoverage = 0) =>
 export const payloadTooLarge = (message: string) => new AppError("payload_too_large", 413, message);
 export const tooManyPages = (message: string) => new AppError("too_many_pages", 413, message);
 export const parseTimeout = (message = "The document took too long to parse") => new AppError("parse_timeout", 422, message);
+// Parse jobs (issue 16).
+/** The job's owner cancelled it (DELETE /v1/parse/jobs/{id}); its snapshot and stream end with this. */
+export const jobCancelled = () => new AppError("job_cancelled", 409, "The job was cancelled by its owner");
+/** DELETE on a job that is already done or failed: there is nothing left to cancel. */
+export const jobFinished = (state: string) => new AppError("job_finished", 409, `The job has already finished (state ${state}); there is nothing to cancel`);
+/** A job id the server still remembers, whose record and result were swept after JOB_RESULT_TTL_S or to stay within JOB_CACHE_MAX_BYTES. */
+export const jobExpired = () => new AppError("job_expired", 404, "The job has expired: its result is no longer held; submit the document again");
 export const internalError = (internal?: unknown) => new AppError("internal_error", 500, "Internal server error", { internal });
 
 // Reliability (issue 15): a database outage, and uploads that stop before their end.

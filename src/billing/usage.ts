@@ -48,25 +48,33 @@ function liveBilling(plans: PlanTable, sub: Subscription | undefined, at: Date, 
 
 const succeeded = (c: TierCounts | undefined) => c?.succeeded ?? 0;
 
+const byKeyTier = (counts: Partial<Record<KeyTier, TierCounts>>): Record<KeyTier, number> => ({
+  live: succeeded(counts.live),
+  test: succeeded(counts.test),
+  first_party: succeeded(counts.first_party),
+});
+
 /**
- * What GET /v1/usage reports: the meter the calling key draws on, counted over all the owner's
- * keys of that key tier this period. Live keys: the owner's plan; test keys: the free monthly
- * allowance; first_party keys: all end users together, with the per-IP cap as `monthly_cap`.
+ * What GET /v1/usage reports (SPEC 4.2): every successful parse of the owner this period, across
+ * all the owner's keys whatever the calling key's tier, with the split per key tier. `tier`,
+ * `monthly_cap` and the overage are those of the meter the calling key draws on: live keys the
+ * owner's plan (billed on live parses only), test keys the free monthly allowance, first_party
+ * keys the per-end-user-IP cap.
  */
 export async function callerUsage(ctx: UsageContext, caller: Caller, at = new Date()): Promise<CallerUsage> {
-  const counts = await countsByTier(ctx.db, caller.owner, periodOf(at).key);
-  const parses = succeeded(counts[caller.tier]);
+  const byTier = byKeyTier(await countsByTier(ctx.db, caller.owner, periodOf(at).key));
   let billing: Billing;
-  if (caller.tier === "live") billing = liveBilling(ctx.plans, await getSubscription(ctx.db, caller.owner), at, parses);
+  if (caller.tier === "live") billing = liveBilling(ctx.plans, await getSubscription(ctx.db, caller.owner), at, byTier.live);
   else if (caller.tier === "test") billing = { tier: "test", monthlyCap: ctx.config.TEST_MONTHLY_CAP, overage: 0, projectedKobo: 0 };
   else billing = { tier: "first_party", monthlyCap: ctx.config.FIRST_PARTY_IP_MONTHLY_CAP, overage: 0, projectedKobo: 0 };
   return {
     api_key_id: caller.keyId,
     tier: billing.tier,
-    period_parses: parses,
+    period_parses: byTier.live + byTier.test + byTier.first_party,
     monthly_cap: billing.monthlyCap,
     overage_parses: billing.overage,
     projected_overage_naira: koboToNaira(billing.projectedKobo),
+    parses_by_key_tier: byTier,
   };
 }
 
@@ -78,7 +86,7 @@ export async function callerUsage(ctx: UsageContext, caller: Caller, at = new Da
 export async function ownerUsage(ctx: UsageContext, owner: string, at = new Date()): Promise<OwnerUsage> {
   const period = periodOf(at).key;
   const [counts, daily, sub] = [await countsByTier(ctx.db, owner, period), await dailySuccesses(ctx.db, owner, period), await getSubscription(ctx.db, owner)];
-  const byTier: Record<KeyTier, number> = { live: succeeded(counts.live), test: succeeded(counts.test), first_party: succeeded(counts.first_party) };
+  const byTier = byKeyTier(counts);
   const total = byTier.live + byTier.test + byTier.first_party;
   const failed = Object.values(counts).reduce((n, c) => n + c.failed, 0);
   const billing = liveBilling(ctx.plans, sub, at, byTier.live);

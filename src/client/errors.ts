@@ -75,6 +75,12 @@ export class InternalServerError extends ApiError {}
 export class DatabaseUnavailableError extends ApiError {}
 export class UploadAbortedError extends ApiError {}
 export class UploadTimeoutError extends ApiError {}
+/** The job was cancelled (DELETE /v1/parse/jobs/{id}, or parseJob's signal). */
+export class JobCancelledError extends ApiError {}
+/** DELETE on a job that had already finished. */
+export class JobFinishedError extends ApiError {}
+/** The job's record and result were swept; submit the document again. */
+export class JobExpiredError extends ApiError {}
 /** Client side: the call's time limit passed before the server answered (errorClass `timeout`). */
 export class TimeoutError extends ApiError {}
 /** Client side: no HTTP response at all (errorClass `network_error`). */
@@ -108,6 +114,9 @@ const BY_CLASS: Readonly<Record<string, ApiErrorClass>> = {
   worker_crashed: WorkerCrashedError,
   client_closed: ClientClosedError,
   internal_error: InternalServerError,
+  job_cancelled: JobCancelledError,
+  job_finished: JobFinishedError,
+  job_expired: JobExpiredError,
   timeout: TimeoutError,
   network_error: NetworkError,
   bad_response: BadResponseError,

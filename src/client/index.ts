@@ -79,8 +79,14 @@ export interface JobOptions extends UploadOptions {
 export interface Client {
   parse(file: StatementInput, options?: UploadOptions & { format?: "json" }): Promise<ParseResponse>;
   parse(file: StatementInput, options: UploadOptions & { format: "csv" }): Promise<string>;
-  /** Creates a job and yields its progress from the SSE stream, ending with the result. */
+  /**
+   * Creates a job and yields its progress from the SSE stream, ending with the result. Aborting
+   * `options.signal` (or passing `timeoutMs`) after the job was created also cancels it on the
+   * server (DELETE /v1/parse/jobs/{id}), so its worker stops and nothing is counted.
+   */
   parseJob(file: StatementInput, options?: JobOptions): AsyncGenerator<JobEvent, void, undefined>;
+  /** Cancels a queued or running job (its snapshot, failed with error_class job_cancelled); ConflictError once it has finished. */
+  cancel(jobId: string, options?: CallOptions): Promise<JobSnapshot>;
   /** The finished job's bytes: ParseResponse, CSV text or the redacted document. */
   result(jobId: string, options?: CallOptions): Promise<JobResult>;
   /** Polling fallback (SPEC 2.5). */
@@ -95,10 +101,13 @@ const DEFAULTS = { timeoutMs: 120_000, jobTimeoutMs: 900_000, maxRetries: 3, max
 const POLL_INTERVAL_MS = 750;
 /** Backoff base when a 429/503 carries no Retry-After, ms (doubles per attempt). */
 const BACKOFF_BASE_MS = 500;
+/** How long the DELETE sent for an abandoned job may take; it is best effort, ms. */
+const CANCEL_TIMEOUT_MS = 10_000;
 
 /** HTTP status the server uses for an error class, for envelopes that arrive without one (the SSE `result` event). */
 const STATUS_OF_CLASS: Record<string, number> = {
-  auth_error: 401, subscription_inactive: 402, forbidden: 403, not_found: 404, stream_in_use: 409, conflict: 409,
+  auth_error: 401, subscription_inactive: 402, forbidden: 403, not_found: 404, job_expired: 404, stream_in_use: 409, conflict: 409,
+  job_cancelled: 409, job_finished: 409,
   payload_too_large: 413, too_many_pages: 413, rate_limited: 429, queue_full: 503, service_unavailable: 503,
   database_unavailable: 503, upload_aborted: 400, upload_timeout: 408,
   internal_error: 500, worker_crashed: 500,
@@ -124,7 +133,7 @@ export function createClient(options: ClientOptions): Client {
   const scrub = (s: string) => (s.includes(apiKey) ? s.split(apiKey).join("[api key]") : s);
 
   interface Req {
-    method: "GET" | "POST";
+    method: "GET" | "POST" | "DELETE";
     path: string;
     /** Built anew per attempt: a FormData body cannot be replayed after it was sent. */
     body?: () => FormData;
@@ -193,8 +202,22 @@ export function createClient(options: ClientOptions): Client {
 
   const kindOf = (o: JobOptions): ResultKind => (o.redact ? "redact" : o.format === "csv" ? "csv" : "json");
 
+  /** Best-effort DELETE of a job the caller gave up on; its own short time limit, errors ignored. */
+  async function abandon(jobId: string): Promise<void> {
+    const signal = AbortSignal.timeout(CANCEL_TIMEOUT_MS);
+    try {
+      const res = await doFetch(url(`/v1/parse/jobs/${encodeURIComponent(jobId)}`), { method: "DELETE", headers: { accept: "application/json", authorization: `Bearer ${apiKey}` }, signal });
+      await res.body?.cancel();
+    } catch {
+      // The job may have finished meanwhile (409) or the service be unreachable: nothing more to do.
+    }
+  }
+
   async function* parseJob(file: StatementInput, o: JobOptions = {}): AsyncGenerator<JobEvent, void, undefined> {
     const deadline = new Deadline(o.signal, o.timeoutMs ?? cfg.jobTimeoutMs);
+    // Once the job exists, giving up on it (the caller's signal, or the time limit) cancels it on the server.
+    let cancelling: Promise<void> | undefined;
+    let stopWatching = () => {};
     try {
       const kind = kindOf(o);
       const query = o.format === "csv" ? "?format=csv" : "";
@@ -204,6 +227,12 @@ export function createClient(options: ClientOptions): Client {
         throw apiError("The job was created but the answer has no job_id/stream_url", { status: res.status, errorClass: "bad_response" });
       }
       const jobId = created.job_id;
+      const onGiveUp = () => {
+        cancelling ??= abandon(jobId);
+      };
+      if (deadline.signal.aborted) onGiveUp();
+      else deadline.signal.addEventListener("abort", onGiveUp, { once: true });
+      stopWatching = () => deadline.signal.removeEventListener("abort", onGiveUp);
       yield { type: "created", jobId, streamUrl: created.stream_url, pollUrl: created.poll_url };
 
       // The stream is the fast path; if it cannot be opened or ends before its `result` event
@@ -230,6 +259,8 @@ export function createClient(options: ClientOptions): Client {
       }
       const pollUrl = created.poll_url || `/v1/parse/jobs/${jobId}`;
       streamed ??= await pollUntilSettled(pollUrl, kind, deadline);
+      // Settled: an abort from here on has nothing left to cancel.
+      stopWatching();
       if (!isParseResponse(streamed)) {
         yield { type: "result", jobId, kind: "redact", redacted: redactedRef(streamed, jobId) };
       } else {
@@ -238,8 +269,11 @@ export function createClient(options: ClientOptions): Client {
         yield { type: "result", jobId, kind: kind === "csv" ? "csv" : "json", result: streamed, sample };
       }
     } catch (e) {
+      // The DELETE has gone out (or failed) before the caller hears of the abort.
+      if (cancelling) await cancelling;
       throw deadline.translate(e, scrub);
     } finally {
+      stopWatching();
       deadline.dispose();
     }
   }
@@ -279,6 +313,7 @@ export function createClient(options: ClientOptions): Client {
     parseJob,
     result: (jobId, o) => call({ method: "GET", path: `/v1/parse/jobs/${encodeURIComponent(jobId)}/result`, accept: "*/*" }, o, readResult),
     job: (jobId, o) => call({ method: "GET", path: `/v1/parse/jobs/${encodeURIComponent(jobId)}` }, o, (r) => json<JobSnapshot>(r)),
+    cancel: (jobId, o) => call({ method: "DELETE", path: `/v1/parse/jobs/${encodeURIComponent(jobId)}` }, o, (r) => json<JobSnapshot>(r)),
     redact: (file, o = {}) =>
       call({ method: "POST", path: "/v1/parse", body: form(file, { ...o, redact: true }), accept: "*/*" }, o, async (r) => ({
         contentType: r.headers.get("content-type") ?? "application/octet-stream",

@@ -1,9 +1,10 @@
 import { sha256Hex } from "../crypto.ts";
 import { newId } from "../ids.ts";
 import { generateRawKey } from "../keys/format.ts";
+import type { KeyTier } from "../keys/tiers.ts";
 import type { Db, Queryable } from "./client.ts";
 
-export type KeyTier = "live" | "first_party" | "test";
+export type { KeyTier };
 
 /** The authenticated caller of a /v1 endpoint, resolved from its API key. */
 export interface Caller {

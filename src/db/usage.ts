@@ -65,12 +65,15 @@ export interface TierCounts {
   failed: number;
 }
 
-/** Finished parses of the owner in the period, per key tier (tiers with none are absent). */
+/**
+ * Finished parses of the owner in the period, per key tier (tiers with none are absent). A job its
+ * owner cancelled (error_class job_cancelled) is neither a success nor a failure of the service.
+ */
 export async function countsByTier(db: Queryable, owner: string, period: string): Promise<Partial<Record<KeyTier, TierCounts>>> {
   const rows = await db.query<{ key_tier: KeyTier; succeeded: number; failed: number }>(
     `select key_tier,
             (count(*) filter (where state = 'succeeded'))::int as succeeded,
-            (count(*) filter (where state = 'failed'))::int as failed
+            (count(*) filter (where state = 'failed' and error_class is distinct from 'job_cancelled'))::int as failed
        from parse_usage where owner = $1 and period = $2 group by key_tier`,
     [owner, period],
   );

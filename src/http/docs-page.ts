@@ -84,6 +84,14 @@ export function renderDocsPage(specPath: string, title: string): string {
         body));
     }
   }
+  // Bodies are named schemas ($ref "#/components/schemas/X"): list them once, each with an anchor.
+  const schemas = Object.entries((spec.components && spec.components.schemas) || {});
+  if (schemas.length) {
+    root.append(el("h2", {}, "Schemas"));
+    for (const [name, schema] of schemas) {
+      root.append(el("details", { class: "op", id: "schema-" + name }, el("summary", {}, el("span", { class: "path" }, name)), el("div", { class: "body" }, json(schema))));
+    }
+  }
 })();
 </script>
 </body>

@@ -3,7 +3,7 @@ import type { ParseService } from "../jobs/service.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
-import { ErrorEnvelope, keyAuthErrors, ParseResponse } from "./schemas.ts";
+import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./schemas.ts";
 import { receiveUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
@@ -35,6 +35,7 @@ export const parseErrors = {
   ...keyAuthErrors,
   // Upload cut: connection closed mid-body (upload_aborted) or idle past UPLOAD_IDLE_TIMEOUT_S (upload_timeout).
   400: ErrorEnvelope,
+  422: ParseRejected,
   402: ErrorEnvelope,
   408: ErrorEnvelope,
   413: ErrorEnvelope,
@@ -74,7 +75,7 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
     },
     {
       parse: "none",
-      response: { 200: ParseResponse, ...parseErrors },
+      response: { 200: ParseResult, ...parseErrors },
       detail: {
         summary: "Parse a statement",
         description:

@@ -4,6 +4,7 @@ import { AppError, payloadTooLarge, uploadAborted, uploadTimeout } from "../erro
 import type { Hold } from "../jobs/gate.ts";
 import type { ParseService, Upload } from "../jobs/service.ts";
 import type { ResultKind } from "../jobs/tasks.ts";
+import { checkBankField } from "./bank-field.ts";
 import { RequestValidationError, type ValidationDetail } from "./errors.ts";
 
 /** Room for the multipart boundaries and the small fields around the file. */
@@ -48,6 +49,8 @@ export async function receiveUpload(
   const hold: Hold = parser.hold(caller, declared ?? limit);
   try {
     const upload = await readUpload(request, config.MAX_UPLOAD_BYTES, { ...options, idleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000 });
+    // Inside the try: a refused field must give the hold back like any other refusal.
+    checkBankField(upload);
     return { ...upload, hold };
   } catch (e) {
     hold.release();

@@ -20,8 +20,8 @@ export const usageRoutes = (deps: Pick<AppDeps, "db" | "config">) => {
       detail: {
         summary: "Usage this billing period",
         description:
-          "Successful parses this billing period (calendar month, Africa/Lagos) across all of the owner's keys of the calling key's tier. " +
-          "Live keys report the plan tier, its cap, overage parses and the projected overage in naira; test and first_party keys report their free caps.",
+          "Successful parses this billing period (calendar month, Africa/Lagos) across all of the owner's keys, whatever the calling key's tier (SPEC 4.2); failed parses never count. " +
+          "`parses_by_key_tier` splits the count by key tier. Live keys report the plan tier, its cap, and the overage and projected overage in naira, which only live parses incur; test and first_party keys report their free caps (test: per owner, first_party: per end-user IP).",
       },
     });
 };

@@ -46,6 +46,8 @@ export class Job {
   sample = false;
   /** Set while an SSE consumer is attached (one at a time). */
   streaming = false;
+  /** Aborted by cancel(): the parse's worker tasks stop (src/jobs/service.ts). */
+  private readonly cancelling = new AbortController();
   private seq = 0;
   private final?: JobEvent;
   private readonly listeners = new Set<(e: JobEvent) => void>();
@@ -60,8 +62,31 @@ export class Job {
     return this.state === "done" || this.state === "failed";
   }
 
+  /** Aborts with the cancel error once the owner cancels the job. */
+  get signal(): AbortSignal {
+    return this.cancelling.signal;
+  }
+
+  /**
+   * A worker took the job: it is running, and its progress says which stage it is in from now on
+   * (never `queued` while running), before the first page is read.
+   */
   start(): void {
-    if (this.state === "queued") this.state = "running";
+    if (this.state !== "queued") return;
+    this.state = "running";
+    this.progress = { stage: this.kind === "redact" ? "redact" : "extract", current: 0, total: 0 };
+    this.emit({ id: ++this.seq, data: JSON.stringify(this.progress) });
+  }
+
+  /**
+   * Ends a queued or running job as failed with `error` (job_cancelled) and aborts its parse.
+   * False when it had already finished.
+   */
+  cancel(error: AppError): boolean {
+    if (this.finished) return false;
+    this.fail(error);
+    this.cancelling.abort(error);
+    return true;
   }
 
   report(p: Progress): void {

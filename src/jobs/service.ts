@@ -2,11 +2,12 @@ import type { Config } from "../config.ts";
 import type { Caller } from "../db/keys.ts";
 // The pure serialiser only (no pdf.js): formatting the canned sample is not parsing.
 import { toCsv } from "../engine/csv.ts";
-import { AppError, toAppError } from "../errors.ts";
+import { AppError, jobCancelled, jobExpired, jobFinished, notFound, toAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { sampleResponse } from "../metering/sample.ts";
 import type { Admission, Metering } from "../metering/types.ts";
+import { RememberedJobs } from "./expired.ts";
 import { DocumentGate, type Hold, shuttingDown, type Ticket } from "./gate.ts";
 import { Job } from "./job.ts";
 import { createWorkerPool, type WorkerPool } from "./pool.ts";
@@ -40,6 +41,14 @@ export interface ParseService {
   /** `request.signal` (the caller hanging up) aborts the parse in its worker. */
   parseNow(caller: Caller, upload: Upload, request: { headers: Headers; signal?: AbortSignal }): Promise<Outcome>;
   submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<Job>;
+  /**
+   * The job `id` of `owner` (any owner's for the credential-free stream, where the id is the
+   * capability). Throws 404 `job_expired` for a job the server held and has swept, else 404
+   * `not_found`; another owner's job reads as unknown.
+   */
+  find(id: string, owner?: string): Job;
+  /** Cancels a queued or running job of `owner` (see find); 409 `job_finished` once it has ended. */
+  cancel(id: string, owner: string): Job;
   /** Refuses at once (429/503) when a parse by this caller would be refused; nothing is reserved. */
   checkCapacity(caller: Caller): void;
   /** Takes the caller's in-flight place and `bytes` of MAX_INFLIGHT_UPLOAD_BYTES before its upload is read (429/503 when full). */
@@ -65,6 +74,19 @@ function abortAs(signal: AbortSignal, reason: () => AppError): AbortSignal {
   if (signal.aborted) c.abort(reason());
   else signal.addEventListener("abort", () => c.abort(reason()), { once: true });
   return c.signal;
+}
+
+/** Waits for the ticket's turn; an abort meanwhile (cancel, shutdown) gives up the place in the queue at once. */
+function untilStarted(ticket: Ticket, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    ticket.started.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
 }
 
 /** Shares the upload with the workers: one copy here, none per task or page. */
@@ -106,6 +128,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     ownerMaxBytes: config.JOB_CACHE_OWNER_MAX_BYTES,
     onOverBudget: (held) => log.warn("job cache over JOB_CACHE_MAX_BYTES (every byte is other owners' unexpired results)", { held_bytes: held }),
   });
+  const remembered = new RememberedJobs();
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
@@ -132,21 +155,27 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     ticket: Ticket,
     admission: Admission,
     upload: Upload,
-    { onStart, callerSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal },
+    { onStart, callerSignal, cancelSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal },
   ): Promise<DocumentResult> {
     let startedAt = 0;
+    // Shutdown, the caller hanging up (sync) and a cancel (jobs) all stop the parse, queued or running.
+    const signals = [stopping.signal];
+    if (callerSignal) signals.push(abortAs(callerSignal, clientClosed));
+    if (cancelSignal) signals.push(cancelSignal);
+    const signal = signals.length === 1 ? stopping.signal : AbortSignal.any(signals);
     try {
-      await ticket.started;
+      await untilStarted(ticket, signal);
       if (stopping.signal.aborted) throw shuttingDown();
       startedAt = performance.now();
       onStart?.();
       const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
-      const signal = callerSignal ? AbortSignal.any([stopping.signal, abortAs(callerSignal, clientClosed)]) : stopping.signal;
       const result = await runDocument(ctx, { kind: upload.kind, doc }, {
         ...hooks,
         signal,
         onRange: (r) => log.debug("page range parsed", { first: r.first, last: r.last, thread: r.threadId }),
       });
+      // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
+      signal.throwIfAborted();
       log.info("parse finished", { kind: upload.kind, bytes: upload.bytes.byteLength, ms: Math.round(performance.now() - startedAt) });
       await admission.succeeded().catch((e: unknown) => log.error("metering: succeeded() failed", { error: String(e) }));
       return result;
@@ -158,6 +187,12 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     } finally {
       ticket.release();
     }
+  }
+
+  function find(id: string, owner?: string): Job {
+    const job = owner === undefined ? store.get(id) : store.getOwned(id, owner);
+    if (job) return job;
+    throw remembered.held(id, owner) ? jobExpired() : notFound("No such job");
   }
 
   function track<T>(p: Promise<T>): Promise<T> {
@@ -187,6 +222,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       const { ticket, admission } = await admit(caller, upload, request);
       const job = new Job(newId("job"), caller.owner, upload.kind);
       store.add(job);
+      remembered.remember(job.id, job.owner);
       if (admission.sample) {
         ticket.release();
         job.succeed(sampleResult(upload.kind), true);
@@ -194,7 +230,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         return job;
       }
       void track(
-        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p) })
+        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p), cancelSignal: job.signal })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
@@ -203,6 +239,15 @@ export function createParseService({ config, log, metering, workerFilename }: Se
           })
           .finally(() => store.settle(job)),
       );
+      return job;
+    },
+
+    find,
+
+    cancel(id, owner) {
+      const job = find(id, owner);
+      if (!job.cancel(jobCancelled())) throw jobFinished(job.state);
+      log.info("parse job cancelled", { job_id: job.id });
       return job;
     },
 

@@ -57,7 +57,15 @@ describe("live keys", () => {
     await (await metering.admit(other, headers())).succeeded();
 
     const mine = await callerUsage(usageCtx, c);
-    expect(mine).toEqual({ api_key_id: c.keyId, tier: "starter", period_parses: 4, monthly_cap: 1000, overage_parses: 0, projected_overage_naira: "0.00" });
+    expect(mine).toEqual({
+      api_key_id: c.keyId,
+      tier: "starter",
+      period_parses: 4,
+      monthly_cap: 1000,
+      overage_parses: 0,
+      projected_overage_naira: "0.00",
+      parses_by_key_tier: { live: 4, test: 0, first_party: 0 },
+    });
     const record = await ownerUsage(usageCtx, owner);
     expect(record.period_parses).toBe(4);
     expect(record.success_rate).toBeCloseTo(0.8, 10);
@@ -127,6 +135,7 @@ describe("test keys", () => {
       monthly_cap: 3,
       overage_parses: 0,
       projected_overage_naira: "0.00",
+      parses_by_key_tier: { live: 0, test: 3, first_party: 0 },
     });
   });
 

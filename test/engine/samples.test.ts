@@ -191,6 +191,6 @@ describe("no full account number anywhere in the output", () => {
     const json = JSON.stringify({ ...r, transactions: r.transactions.map((t) => ({ ...t, reference: "" })) });
     // The redacted account number is 0000000000; references of zeros are legitimately long.
     expect(json).not.toContain("0000000000");
-    expect(toCsv(r).split("\r\n")[0]).toBe("date,narration,debit,credit,balance,reference,currency");
+    expect(toCsv(r).split("\r\n")[0]).toBe("date,time,narration,debit,credit,balance,reference,currency");
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll } from "bun:test";
 import { createHmac } from "node:crypto";
+import { contractFetch } from "./server.ts";
 
 /**
  * A local HTTP server that speaks the slice of Paystack's API the service uses, with Paystack's
@@ -83,7 +84,8 @@ export function startFakePaystack(secretKey = `sk_test_${crypto.randomUUID().rep
         options.signature !== undefined ? options.signature : createHmac("sha512", options.secretKey ?? secretKey).update(raw).digest("hex");
       const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "Paystack" };
       if (signature !== null) headers["x-paystack-signature"] = signature;
-      return fetch(webhookUrl, { method: "POST", headers, body: raw });
+      // Checked against /openapi.json like every test server answer (test/helpers/server.ts).
+      return contractFetch(webhookUrl, { method: "POST", headers, body: raw });
     },
     stop() {
       for (const release of hanging.splice(0)) release();

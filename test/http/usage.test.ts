@@ -42,27 +42,79 @@ describe("GET /v1/usage", () => {
     await parses(a.caller, 2);
     await parses(b.caller, 1);
     await parses(b.caller, 2, "failed");
-    expect(await usage(a.key)).toEqual({ api_key_id: a.caller.keyId, tier: "starter", period_parses: 3, monthly_cap: 3, overage_parses: 0, projected_overage_naira: "0.00" });
+    expect(await usage(a.key)).toEqual({
+      api_key_id: a.caller.keyId,
+      tier: "starter",
+      period_parses: 3,
+      monthly_cap: 3,
+      overage_parses: 0,
+      projected_overage_naira: "0.00",
+      parses_by_key_tier: { live: 3, test: 0, first_party: 0 },
+    });
     await parses(a.caller, 1);
-    expect(await usage(b.key)).toEqual({ api_key_id: b.caller.keyId, tier: "starter", period_parses: 4, monthly_cap: 3, overage_parses: 1, projected_overage_naira: "15.00" });
+    expect(await usage(b.key)).toMatchObject({ api_key_id: b.caller.keyId, tier: "starter", period_parses: 4, monthly_cap: 3, overage_parses: 1, projected_overage_naira: "15.00" });
     await parses(b.caller, 9);
     expect(await usage(b.key)).toMatchObject({ period_parses: 13, overage_parses: 10, projected_overage_naira: "150.00" });
   });
 
   test("live key without a subscription: tier none, cap 0, nothing billable", async () => {
     const k = await issue(unique(), "live");
-    expect(await usage(k.key)).toEqual({ api_key_id: k.caller.keyId, tier: "none", period_parses: 0, monthly_cap: 0, overage_parses: 0, projected_overage_naira: "0.00" });
+    expect(await usage(k.key)).toEqual({
+      api_key_id: k.caller.keyId,
+      tier: "none",
+      period_parses: 0,
+      monthly_cap: 0,
+      overage_parses: 0,
+      projected_overage_naira: "0.00",
+      parses_by_key_tier: { live: 0, test: 0, first_party: 0 },
+    });
   });
 
-  test("test key: its free allowance; first_party key: all its end users, with the per-IP cap", async () => {
+  test("test key: its free allowance; first_party key: the per-IP cap; both count every key of the owner", async () => {
     const owner = unique();
     const t = await issue(owner, "test");
     await parses(t.caller, 2);
-    expect(await usage(t.key)).toEqual({ api_key_id: t.caller.keyId, tier: "test", period_parses: 2, monthly_cap: 4, overage_parses: 0, projected_overage_naira: "0.00" });
+    expect(await usage(t.key)).toEqual({
+      api_key_id: t.caller.keyId,
+      tier: "test",
+      period_parses: 2,
+      monthly_cap: 4,
+      overage_parses: 0,
+      projected_overage_naira: "0.00",
+      parses_by_key_tier: { live: 0, test: 2, first_party: 0 },
+    });
     const fp = await issue(owner, "first_party");
     await parses(fp.caller, 2, "succeeded", headers({ "x-first-party-client-ip": "198.51.100.1" }));
     await parses(fp.caller, 1, "succeeded", headers({ "x-first-party-client-ip": "198.51.100.2" }));
-    expect(await usage(fp.key)).toEqual({ api_key_id: fp.caller.keyId, tier: "first_party", period_parses: 3, monthly_cap: 6, overage_parses: 0, projected_overage_naira: "0.00" });
+    await parses(fp.caller, 1, "failed", headers({ "x-first-party-client-ip": "198.51.100.2" }));
+    const expected = { period_parses: 5, overage_parses: 0, projected_overage_naira: "0.00", parses_by_key_tier: { live: 0, test: 2, first_party: 3 } };
+    expect(await usage(fp.key)).toEqual({ api_key_id: fp.caller.keyId, tier: "first_party", monthly_cap: 6, ...expected });
+    expect(await usage(t.key)).toEqual({ api_key_id: t.caller.keyId, tier: "test", monthly_cap: 4, ...expected });
+  });
+
+  test("SPEC 4.2: a live key sees the successes of all the owner's keys, whatever their tier; only live parses are billed", async () => {
+    const owner = unique();
+    await subscribe(db, owner, "starter");
+    const live = await issue(owner, "live");
+    const t = await issue(owner, "test");
+    const fp = await issue(owner, "first_party");
+    await parses(live.caller, 4);
+    await parses(t.caller, 3);
+    await parses(fp.caller, 2, "succeeded", headers({ "x-first-party-client-ip": "198.51.100.9" }));
+    await parses(t.caller, 1, "failed");
+    // 9 successes in all; the starter cap of 3 is drawn on by the 4 live ones: 1 overage parse.
+    expect(await usage(live.key)).toEqual({
+      api_key_id: live.caller.keyId,
+      tier: "starter",
+      period_parses: 9,
+      monthly_cap: 3,
+      overage_parses: 1,
+      projected_overage_naira: "15.00",
+      parses_by_key_tier: { live: 4, test: 3, first_party: 2 },
+    });
+    // Another owner's parses never show.
+    const stranger = await issue(unique(), "live");
+    expect((await usage(stranger.key)).period_parses).toBe(0);
   });
 
   test("no key or a revoked key: 401", async () => {

@@ -73,15 +73,23 @@ describe("back-pressure", () => {
 });
 
 describe("result retention", () => {
-  test("poll and result answer 404 once the TTL has passed", async () => {
+  test("poll, result, stream and cancel answer 404 job_expired once the TTL has passed; anyone else's key still not_found", async () => {
     const { key } = await newKey(server);
+    const other = await newKey(server);
     const created = await submit(server, key, form(await sample("firstbank.pdf")), "?format=csv");
     const done = await waitFinished(server, key, created.job_id);
     expect(done.state).toBe("done");
     expect((await get(server, done.result_url!, key)).status).toBe(200);
     await Bun.sleep(1500);
-    expect((await get(server, created.poll_url, key)).status).toBe(404);
-    expect((await get(server, done.result_url!, key)).status).toBe(404);
-    expect((await server.fetch(created.stream_url)).status).toBe(404);
+    const errorClass = async (res: Response) => {
+      expect(res.status).toBe(404);
+      return ((await res.json()) as { error_class: string }).error_class;
+    };
+    expect(await errorClass(await get(server, created.poll_url, key))).toBe("job_expired");
+    expect(await errorClass(await get(server, done.result_url!, key))).toBe("job_expired");
+    expect(await errorClass(await server.fetch(created.stream_url))).toBe("job_expired");
+    expect(await errorClass(await server.fetch(created.poll_url, { method: "DELETE", headers: { authorization: `Bearer ${key}` } }))).toBe("job_expired");
+    expect(await errorClass(await get(server, created.poll_url, other.key))).toBe("not_found");
+    expect(await errorClass(await get(server, "/v1/parse/jobs/job_0000000000000000000000", key))).toBe("not_found");
   }, 60_000);
 });
