@@ -92,7 +92,8 @@ describe("a 10,000-row result", () => {
     if (!target) throw new Error("row 7321 exists");
     const hits = json.transactions.filter((t) => `${t.date.slice(0, 10)} ${t.narration} ${t.reference} ${t.debit} ${t.credit}`.toLowerCase().includes((target.debit !== "0.00" ? target.debit : target.credit).toLowerCase()));
     await page.getByLabel("Search").fill(target.debit !== "0.00" ? target.debit : target.credit);
-    await page.waitForFunction((n) => (document.querySelector("#page-info")?.textContent ?? "").includes(`of ${n.toLocaleString("en")}`), hits.length);
+    // "of N (filtered …" only once the debounced search has run ("of 1" alone would match "of 10,000").
+    await page.waitForFunction((n) => (document.querySelector("#page-info")?.textContent ?? "").includes(`of ${n.toLocaleString("en")} (filtered from`), hits.length);
     expect(await page.locator("#transactions tbody tr").count()).toBe(Math.min(100, hits.length));
     expect(await text("#page-info")).toContain("filtered from 10,000");
 
