@@ -31,7 +31,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const admin = await ensureAdminToken(db, config.ADMIN_TOKEN);
   if (admin.generated) {
     // Printed once, at the start that created it; only its hash is kept.
-    console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
+    // On stderr: stdout carries the JSON log stream, which is shipped and kept.
+    console.error(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
   }
   const metering = createMetering({ db, config });
   // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).

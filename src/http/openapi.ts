@@ -2,7 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppDeps } from "./deps.ts";
-import { renderDocsPage } from "./docs-page.ts";
+import { docsPageRoutes } from "./docs-page.ts";
 import { SERVICE_VERSION } from "../version.ts";
 
 export const SPEC_PATH = "/openapi.json";
@@ -15,7 +15,6 @@ const TITLE = "Statement parsing service";
  * Register it before the routes so it sees them all.
  */
 export const openapiRoutes = (deps: Pick<AppDeps, "config">) => {
-  const page = renderDocsPage(SPEC_PATH, TITLE);
   const app = new Elysia({ name: "openapi" }).use(
     openapi({
       path: DOCS_PATH,
@@ -46,7 +45,5 @@ export const openapiRoutes = (deps: Pick<AppDeps, "config">) => {
     }),
   );
   if (!deps.config.DOCS_ENABLED) return app;
-  return app.get(DOCS_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), {
-    detail: { hide: true },
-  });
+  return app.use(docsPageRoutes({ path: DOCS_PATH, specPath: SPEC_PATH, title: TITLE }));
 };
