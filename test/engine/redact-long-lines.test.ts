@@ -12,6 +12,7 @@ import ExcelJS from "exceljs";
 import { type ExtractedDocument, findStatementPii, parseStatement } from "../../src/engine/index.ts";
 import { extractDocument } from "../../src/engine/index.ts";
 import { buildMatchers, detectPii, emptyValues, findSpans } from "../../src/engine/redact/find.ts";
+import { parseToUnicode } from "../../src/engine/redact/cmap.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
 import { MAX_TEXT_CHARS } from "../../src/engine/text-cap.ts";
 import { buildPdf } from "./synthetic-pdf.ts";
@@ -136,6 +137,26 @@ describe("a 1 MB line costs linear time in every pattern over document text", ()
     const spans = findSpans(SHAPES["name parts"]!, matchers);
     // "ADEBAYO OKONKWO " repeated: each repetition is one merged span.
     expect(spans.length).toBe(MB / 16);
+  });
+});
+
+describe("embedded text maps (ToUnicode CMaps) of a megabyte", () => {
+  test("unclosed blocks and arrays are read in linear time; a well-formed map still reads", () => {
+    // Opening markers never closed; many opening markers closed once at the very end; an array never closed.
+    const hostile = [
+      "beginbfchar <41".repeat(MB / 15),
+      "begincodespacerange <00".repeat(MB / 24),
+      "beginbfchar <41".repeat(MB / 15) + " endbfchar",
+      "beginbfrange <00> <01> [" + "<0041> ".repeat(MB / 7) + "x endbfrange",
+      "begincodespacerange <00".repeat(MB / 24) + " endcodespacerange",
+    ];
+    for (const text of hostile) {
+      const { ms } = timedSync(() => parseToUnicode(text));
+      expect(ms).toBeLessThan(PATTERN_BOUND_MS);
+    }
+    const ok = parseToUnicode("1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <41> <0042> endbfchar 1 beginbfrange <61> <62> [<0078> <0079>] endbfrange");
+    expect(ok.codeLengths).toEqual([1]);
+    expect([...ok.map.entries()]).toEqual([[0x41, "B"], [0x61, "x"], [0x62, "y"]]);
   });
 });
 
