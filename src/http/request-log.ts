@@ -15,7 +15,8 @@ const JOB_PATH = /^(\/v1\/parse\/jobs\/)([^/]+)/;
 export function loggedPath(pathname: string): { path: string; job_tag?: string } {
   const m = JOB_PATH.exec(pathname);
   if (!m) return { path: pathname };
-  return { path: `${m[1]}:job${pathname.slice(m[0].length)}`, job_tag: jobTag(decodeURIComponent(m[2]!)) };
+  // The segment as sent (job ids are plain base62, so it is the id itself); never decoded, which could throw.
+  return { path: `${m[1]}:job${pathname.slice(m[0].length)}`, job_tag: jobTag(m[2]!) };
 }
 export const requestLog = ({ log }: { log: Logger }) => {
   const started = new WeakMap<Request, number>();
