@@ -76,6 +76,8 @@ await call(started.stream_url);
 await call(started.poll_url, { headers: bearer(testKey) });
 await call(`${started.poll_url}/result`, { headers: bearer(testKey) });
 await call(`/v1/parse/jobs/job_${"x".repeat(22)}`, { headers: bearer(testKey) });
+// A malformed escape where the id goes: answered and logged like any other request.
+await call("/v1/parse/jobs/%E0%A4%A/stream");
 const echoed = await call("/healthz", { headers: { "x-request-id": "client-chosen-id.42" } });
 // The request line is written after the response is sent.
 await Bun.sleep(200);
