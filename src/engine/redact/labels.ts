@@ -11,13 +11,13 @@ const LABELS: { kind: PiiKind; regex: RegExp }[] = [
   {
     kind: "name",
     // A bare "Customer" only with a colon ("Customer Care" is no label).
-    regex: /^(?:account\s{0,3}(?:name|title)|a\/c\s{0,3}name|acc(?:oun)?t\.?\s{0,3}name|customer(?:'s)?\s{0,3}name|customer(?=\s{0,3}:)|account\s{0,3}holder(?:'s)?(?:\s{0,3}name)?|name\s{0,3}of\s{0,3}(?:account|customer)|full\s{0,3}name|name|dear)(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu,
+    regex: /^(?:account\s{0,8}(?:name|title)|a\/c\s{0,8}name|acc(?:oun)?t\.?\s{0,8}name|customer(?:'s)?\s{0,8}name|customer(?=\s{0,8}:)|account\s{0,8}holder(?:'s)?(?:\s{0,8}name)?|name\s{0,8}of\s{0,8}(?:account|customer)|full\s{0,8}name|name|dear)(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu,
   },
-  { kind: "account_number", regex: /^(?:account\s{0,3}(?:no|number|num)|acc(?:oun)?t?\.?\s{0,3}(?:no|number)|a\/c\s{0,3}(?:no|number)?|nuban)(?![\p{L}])\.?\s{0,8}[:.\-#]?\s{0,8}/iu },
-  { kind: "phone", regex: /^(?:phone|mobile|tel(?:ephone)?|gsm)(?:\s{0,3}(?:no|number))?(?![\p{L}])\.?\s{0,8}[:.\-]?\s{0,8}/iu },
-  { kind: "email", regex: /^e-?mail(?:\s{0,3}address)?(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu },
-  { kind: "address", regex: /^(?:(?:customer|postal|residential|home|contact)\s{0,3})?address(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu },
-  { kind: "bvn", regex: /^bvn(?:\s{0,3}(?:no|number))?(?![\p{L}])\.?\s{0,8}[:.\-]?\s{0,8}/iu },
+  { kind: "account_number", regex: /^(?:account\s{0,8}(?:no|number|num)|acc(?:oun)?t?\.?\s{0,8}(?:no|number)|a\/c\s{0,8}(?:no|number)?|nuban)(?![\p{L}])\.?\s{0,8}[:.\-#]?\s{0,8}/iu },
+  { kind: "phone", regex: /^(?:phone|mobile|tel(?:ephone)?|gsm)(?:\s{0,8}(?:no|number))?(?![\p{L}])\.?\s{0,8}[:.\-]?\s{0,8}/iu },
+  { kind: "email", regex: /^e-?mail(?:\s{0,8}address)?(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu },
+  { kind: "address", regex: /^(?:(?:customer|postal|residential|home|contact)\s{0,8})?address(?![\p{L}])\s{0,8}[:.\-]?\s{0,8}/iu },
+  { kind: "bvn", regex: /^bvn(?:\s{0,8}(?:no|number))?(?![\p{L}])\.?\s{0,8}[:.\-]?\s{0,8}/iu },
 ];
 
 /** The longest text a label with its separators can take; only this much of a run is read for one. */
