@@ -15,7 +15,7 @@ const N = 1000;
 
 async function measure(label: string, db: Db) {
   const owner = `bench-${Date.now()}`;
-  await activateSubscription(db, { owner, tier: "scale" });
+  await activateSubscription(db, { owner, tier: "scale", activeUntil: new Date(Date.now() + 30 * 86_400_000) });
   const live = await issueKey(db, { name: "bench", owner, tier: "live" });
   const test = await issueTestKey(db, owner);
   const callers: Record<string, Caller> = {

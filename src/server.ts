@@ -49,7 +49,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
   const admin = await ensureAdminToken(db, config.ADMIN_TOKEN);
   if (admin.generated) {
     // Printed once, at the start that created it; only its hash is kept.
-    console.log(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
+    // On stderr: stdout carries the JSON log stream, which is shipped and kept.
+    console.error(`\n  Admin token (shown once, keep it safe): ${admin.generated}\n`);
   }
   // A database shared with other servers of this process (tests) is not swept for orphans: they run.
   const instance = await registerInstance(db, { log, releaseOrphans: ownsDb });

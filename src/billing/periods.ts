@@ -48,3 +48,29 @@ export function periodDaysSoFar(at: Date): string[] {
   for (let d = 1; d <= day; d++) days.push(`${year}-${pad(month + 1)}-${pad(d)}`);
   return days;
 }
+
+/**
+ * Days a paid subscription stays usable past its month, so a renewal charge Paystack retries
+ * (or delivers late) lands before access stops.
+ */
+export const RENEWAL_GRACE_DAYS = 3;
+const DAY_MS = 86_400_000;
+
+/**
+ * The end of what a monthly payment at `paidAt` buys: the same day and time one calendar month
+ * later (the 31st falls back to the month's last day, as Paystack's monthly plans do), plus the
+ * grace days.
+ */
+export function paidThrough(paidAt: Date): Date {
+  const y = paidAt.getUTCFullYear();
+  const m = paidAt.getUTCMonth();
+  const lastDay = new Date(Date.UTC(y, m + 2, 0)).getUTCDate();
+  const next = new Date(paidAt);
+  next.setUTCDate(1);
+  next.setUTCMonth(m + 1);
+  next.setUTCDate(Math.min(paidAt.getUTCDate(), lastDay));
+  return new Date(next.getTime() + RENEWAL_GRACE_DAYS * DAY_MS);
+}
+
+/** The end of access for a subscription whose next charge is due at `due`. */
+export const dueWithGrace = (due: Date): Date => new Date(due.getTime() + RENEWAL_GRACE_DAYS * DAY_MS);

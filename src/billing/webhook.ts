@@ -1,18 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import type { Db, Queryable } from "../db/client.ts";
-import {
-  activateSubscription,
-  claimEvent,
-  endSubscription,
-  findCheckout,
-  findLatestCheckoutByEmail,
-  findOwnerByProviderCodes,
-  getSubscription,
-  markNonRenewing,
-} from "../db/subscriptions.ts";
+import { activateSubscription, claimEvent, endSubscription, getSubscription, markNonRenewing } from "../db/subscriptions.ts";
 import { periodOf } from "./periods.ts";
-import { isPlanTier, planByCode, type PlanTable, type PlanTier } from "./plans.ts";
+import type { PlanTable } from "./plans.ts";
+import { Event, type EventData } from "./webhook-event.ts";
+import { resolveTarget, type Target } from "./webhook-target.ts";
 
 /**
  * Paystack signs each delivery with HMAC-SHA512 of the raw body keyed by the secret key, hex in
@@ -28,35 +20,13 @@ export function verifySignature(rawBody: Uint8Array, signature: string | null, s
 export const signBody = (rawBody: string | Uint8Array, secretKey: string): string =>
   createHmac("sha512", secretKey).update(rawBody).digest("hex");
 
-const Customer = z.object({ email: z.string().optional(), customer_code: z.string().optional() }).passthrough();
-const Plan = z.object({ plan_code: z.string().optional() }).passthrough();
-// Paystack sends `plan: {}` or null on charges that are not subscriptions, and metadata as "" when empty.
-const optionalObject = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v && typeof v === "object" ? v : undefined), schema.optional());
-
-const EventData = z
-  .object({
-    id: z.union([z.number(), z.string()]).optional(),
-    domain: z.string().optional(),
-    reference: z.string().optional(),
-    subscription_code: z.string().optional(),
-    invoice_code: z.string().optional(),
-    next_payment_date: z.string().nullable().optional(),
-    customer: optionalObject(Customer),
-    plan: optionalObject(Plan),
-    metadata: optionalObject(z.object({ owner: z.string().optional(), tier: z.string().optional() }).passthrough()),
-    subscription: optionalObject(z.object({ subscription_code: z.string().optional() }).passthrough()),
-  })
-  .passthrough();
-type EventData = z.infer<typeof EventData>;
-
-const Event = z.object({ event: z.string(), data: EventData });
-
 export const HANDLED_EVENTS = ["charge.success", "subscription.create", "subscription.not_renew", "subscription.disable", "invoice.payment_failed"] as const;
 
 export type WebhookOutcome =
   | { status: "processed"; event: string; owner: string; change: string }
   | { status: "duplicate"; event: string }
-  | { status: "ignored"; event: string; reason: string };
+  /** `rejected`: the event failed a check (a charge we did not start, a wrong amount) rather than simply not concerning us. */
+  | { status: "ignored"; event: string; reason: string; rejected?: boolean; object_id?: string };
 
 export interface WebhookContext {
   db: Db;
@@ -70,7 +40,8 @@ export interface WebhookContext {
  * Applies one verified webhook body. Each event is claimed under a key made of its name and the
  * provider's id of its object, in the same transaction as its effect, so a redelivery (or two
  * deliveries racing) changes nothing the second time. Unmatched events are not claimed: they
- * change nothing and may match once an earlier event has arrived.
+ * change nothing and may match once an earlier event has arrived. Every outcome is acknowledged
+ * (HTTP 200), so Paystack stops retrying an event that failed the checks.
  */
 export async function processWebhook(ctx: WebhookContext, rawBody: Uint8Array): Promise<WebhookOutcome> {
   let json: unknown;
@@ -89,8 +60,9 @@ export async function processWebhook(ctx: WebhookContext, rawBody: Uint8Array): 
   const now = (ctx.now ?? (() => new Date()))();
 
   return ctx.db.transaction(async (tx) => {
-    const target = await resolveTarget(tx, ctx.plans, event, data);
-    if (!target) return { status: "ignored", event, reason: "no owner matches this event" } as const;
+    const resolved = await resolveTarget(tx, ctx.plans, event, data, now);
+    if (!resolved.ok) return { status: "ignored", event, reason: resolved.reason, rejected: resolved.rejected, object_id: objectId } as const;
+    const { target } = resolved;
     const change = changeFor(event);
     if (!(await claimEvent(tx, { key: `${event}:${objectId}`, event, owner: target.owner, outcome: change }))) return { status: "duplicate", event } as const;
     await apply(tx, event, data, target, now);
@@ -119,43 +91,6 @@ const changeFor = (event: string): string =>
     "invoice.payment_failed": "past_due",
   })[event] ?? "none";
 
-interface Target {
-  owner: string;
-  /** Known for activating events. */
-  tier?: PlanTier;
-}
-
-/** Which owner (and for activations, which plan) an event is about. */
-async function resolveTarget(db: Queryable, plans: PlanTable, event: string, data: EventData): Promise<Target | undefined> {
-  const planCode = data.plan?.plan_code;
-  const customerCode = data.customer?.customer_code;
-  const subscriptionCode = data.subscription_code ?? data.subscription?.subscription_code;
-  // An event about one subscription must not end another (an owner who changed plans): when it
-  // names a subscription, only that subscription's owner matches.
-  const ending = event !== "charge.success" && event !== "subscription.create";
-  const known = await findOwnerByProviderCodes(db, ending && subscriptionCode ? { subscriptionCode } : { subscriptionCode, customerCode });
-
-  if (event === "charge.success") {
-    // A checkout we started: its reference names the owner and tier.
-    const checkout = data.reference ? await findCheckout(db, data.reference) : undefined;
-    if (checkout) return { owner: checkout.owner, tier: checkout.tier };
-    // A renewal charge: the customer is known and the plan code names the tier.
-    const tier = planByCode(plans, planCode)?.tier ?? (data.metadata?.tier && isPlanTier(data.metadata.tier) ? data.metadata.tier : undefined);
-    const owner = known ?? data.metadata?.owner;
-    if (owner && tier) return { owner, tier };
-    return undefined; // a charge unrelated to a plan
-  }
-  if (event === "subscription.create") {
-    const tier = planByCode(plans, planCode)?.tier;
-    if (known && tier) return { owner: known, tier };
-    const email = data.customer?.email;
-    const checkout = email && planCode ? await findLatestCheckoutByEmail(db, email, planCode) : undefined;
-    if (checkout) return { owner: checkout.owner, tier: checkout.tier };
-    return undefined;
-  }
-  return known ? { owner: known } : undefined;
-}
-
 async function apply(db: Queryable, event: string, data: EventData, target: Target, now: Date): Promise<void> {
   const codes = {
     email: data.customer?.email?.toLowerCase(),
@@ -165,7 +100,7 @@ async function apply(db: Queryable, event: string, data: EventData, target: Targ
   switch (event) {
     case "charge.success":
     case "subscription.create":
-      if (target.tier) await activateSubscription(db, { owner: target.owner, tier: target.tier, ...codes });
+      if (target.activation) await activateSubscription(db, { owner: target.owner, ...target.activation, ...codes });
       return;
     case "subscription.not_renew": {
       // Cancelled at period end: usable until the date Paystack would have charged next, else to the end of our period.

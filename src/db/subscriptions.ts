@@ -7,7 +7,7 @@ export interface Subscription {
   owner: string;
   tier: PlanTier;
   status: SubscriptionStatus;
-  /** For non_renewing: when access ends. */
+  /** When access ends: the end of the period paid for (plus grace); null once ended or past due. */
   activeUntil: Date | null;
   email: string | null;
   customerCode: string | null;
@@ -38,11 +38,14 @@ const fromRow = (r: Row): Subscription => ({
   subscriptionCode: r.subscription_code,
 });
 
-/** Whether the subscription lets the owner's live keys parse at `at`. */
+/**
+ * Whether the subscription lets the owner's live keys parse at `at`: active or non-renewing, and
+ * inside the period paid for. A subscription without an end date is not active (every activation
+ * sets one; a row without one was never paid for through a checked webhook).
+ */
 export function isActive(sub: Subscription | undefined, at: Date): sub is Subscription {
-  if (!sub) return false;
-  if (sub.status === "active") return true;
-  return sub.status === "non_renewing" && sub.activeUntil !== null && sub.activeUntil.getTime() > at.getTime();
+  if (!sub || (sub.status !== "active" && sub.status !== "non_renewing")) return false;
+  return sub.activeUntil !== null && sub.activeUntil.getTime() > at.getTime();
 }
 
 export async function getSubscription(db: Queryable, owner: string): Promise<Subscription | undefined> {
@@ -66,21 +69,28 @@ export async function findOwnerByProviderCodes(
   return undefined;
 }
 
-/** Starts or renews the owner's subscription: active with no end date. Provider codes are kept when not given. */
+/**
+ * Starts or renews the owner's subscription: active until `activeUntil`. A renewal of a running
+ * subscription never shortens it (subscription.create after the first charge names an earlier
+ * date). Provider codes are kept when not given.
+ */
 export async function activateSubscription(
   db: Queryable,
-  s: { owner: string; tier: PlanTier; email?: string; customerCode?: string; subscriptionCode?: string },
+  s: { owner: string; tier: PlanTier; activeUntil: Date; email?: string; customerCode?: string; subscriptionCode?: string },
 ): Promise<void> {
   await db.query(
     `insert into subscriptions (owner, tier, status, active_until, email, customer_code, subscription_code, updated_at)
-     values ($1, $2, 'active', null, $3, $4, $5, now())
+     values ($1, $2, 'active', $6, $3, $4, $5, now())
      on conflict (owner) do update set
-       tier = excluded.tier, status = 'active', active_until = null,
+       tier = excluded.tier, status = 'active',
+       active_until = case
+         when subscriptions.status in ('active', 'non_renewing') and subscriptions.active_until > excluded.active_until
+         then subscriptions.active_until else excluded.active_until end,
        email = coalesce(excluded.email, subscriptions.email),
        customer_code = coalesce(excluded.customer_code, subscriptions.customer_code),
        subscription_code = coalesce(excluded.subscription_code, subscriptions.subscription_code),
        updated_at = now()`,
-    [s.owner, s.tier, s.email ?? null, s.customerCode ?? null, s.subscriptionCode ?? null],
+    [s.owner, s.tier, s.email ?? null, s.customerCode ?? null, s.subscriptionCode ?? null, s.activeUntil.toISOString()],
   );
 }
 
@@ -103,42 +113,60 @@ export async function endSubscription(db: Queryable, owner: string, status: "end
   return rows.length === 1;
 }
 
+/** A checkout this server started: the reference it sent to Paystack and what it asked for. */
 export interface Checkout {
   reference: string;
   owner: string;
   tier: PlanTier;
   email: string;
   planCode: string;
+  /** The amount asked for, integer kobo; null on checkouts recorded before amounts were kept. */
+  amountKobo: bigint | null;
+  currency: string;
 }
 
-export async function insertCheckout(db: Queryable, c: Checkout): Promise<void> {
-  await db.query(`insert into billing_checkouts (reference, owner, tier, email, plan_code) values ($1, $2, $3, $4, $5)`, [
-    c.reference,
-    c.owner,
-    c.tier,
-    c.email.toLowerCase(),
-    c.planCode,
-  ]);
+interface CheckoutRow {
+  reference: string;
+  owner: string;
+  tier: PlanTier;
+  email: string;
+  plan_code: string;
+  amount_kobo: string | null;
+  currency: string;
+}
+
+// bigint leaves the database as text: the two drivers hand back different types for it.
+const CHECKOUT_COLUMNS = `reference, owner, tier, email, plan_code, amount_kobo::text as amount_kobo, currency`;
+
+const checkoutFromRow = (r: CheckoutRow): Checkout => ({
+  reference: r.reference,
+  owner: r.owner,
+  tier: r.tier,
+  email: r.email,
+  planCode: r.plan_code,
+  amountKobo: r.amount_kobo === null ? null : BigInt(r.amount_kobo),
+  currency: r.currency,
+});
+
+export async function insertCheckout(db: Queryable, c: Omit<Checkout, "amountKobo"> & { amountKobo: bigint }): Promise<void> {
+  await db.query(
+    `insert into billing_checkouts (reference, owner, tier, email, plan_code, amount_kobo, currency) values ($1, $2, $3, $4, $5, $6, $7)`,
+    [c.reference, c.owner, c.tier, c.email.toLowerCase(), c.planCode, c.amountKobo.toString(), c.currency],
+  );
 }
 
 export async function findCheckout(db: Queryable, reference: string): Promise<Checkout | undefined> {
-  const rows = await db.query<{ reference: string; owner: string; tier: PlanTier; email: string; plan_code: string }>(
-    `select reference, owner, tier, email, plan_code from billing_checkouts where reference = $1`,
-    [reference],
-  );
-  const r = rows[0];
-  return r && { reference: r.reference, owner: r.owner, tier: r.tier, email: r.email, planCode: r.plan_code };
+  const rows = await db.query<CheckoutRow>(`select ${CHECKOUT_COLUMNS} from billing_checkouts where reference = $1`, [reference]);
+  return rows[0] && checkoutFromRow(rows[0]);
 }
 
 /** The latest checkout started for this payer email and plan (subscription.create carries no reference). */
 export async function findLatestCheckoutByEmail(db: Queryable, email: string, planCode: string): Promise<Checkout | undefined> {
-  const rows = await db.query<{ reference: string; owner: string; tier: PlanTier; email: string; plan_code: string }>(
-    `select reference, owner, tier, email, plan_code from billing_checkouts
-      where email = $1 and plan_code = $2 order by created_at desc limit 1`,
+  const rows = await db.query<CheckoutRow>(
+    `select ${CHECKOUT_COLUMNS} from billing_checkouts where email = $1 and plan_code = $2 order by created_at desc limit 1`,
     [email.toLowerCase(), planCode],
   );
-  const r = rows[0];
-  return r && { reference: r.reference, owner: r.owner, tier: r.tier, email: r.email, planCode: r.plan_code };
+  return rows[0] && checkoutFromRow(rows[0]);
 }
 
 /**

@@ -15,8 +15,12 @@ export interface StatementPii {
   strings: string[];
 }
 
-/** NUBAN-like or longer digit runs printed next to an account label. */
-const ACCOUNT_INLINE = /(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)\.?\s*:?\s*(\d[\d\s-]{5,24}\d)/gi;
+/**
+ * NUBAN-like or longer digit runs printed next to an account label. The spaces between label,
+ * punctuation and number are bounded: two neighbouring unbounded `\s*` made a long run of spaces
+ * after "account no" cost quadratic time.
+ */
+const ACCOUNT_INLINE = /(?:account|acct|a\/c|acc)\.?\s{0,8}(?:no|number|num|#)\.?\s{0,8}:?\s{0,8}(\d[\d\s-]{5,24}\d)/gi;
 
 /**
  * Finds the statement's own PII: the account number(s) and the holder name from the metadata

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { billingNotConfigured, paystackClient, secretKeyMode } from "../billing/paystack.ts";
 import { PLAN_TIERS, plansFromConfig } from "../billing/plans.ts";
 import { processWebhook, verifySignature } from "../billing/webhook.ts";
+import { PLAN_CURRENCY } from "../billing/webhook-target.ts";
 import { insertCheckout } from "../db/subscriptions.ts";
 import { authError, payloadTooLarge } from "../errors.ts";
 import { randomBase62 } from "../keys/base62.ts";
@@ -41,7 +42,15 @@ export const billingAdminRoutes = (deps: Pick<AppDeps, "db" | "config" | "adminT
         // Paystack references allow letters, digits, '-', '.' and '='.
         const reference = `sub-${randomBase62(24)}`;
         // Recorded before Paystack is called, so the webhook finds the owner even if our answer is lost.
-        await insertCheckout(deps.db, { reference, owner: body.owner, tier: plan.tier, email: body.email, planCode: plan.paystackPlanCode });
+        await insertCheckout(deps.db, {
+          reference,
+          owner: body.owner,
+          tier: plan.tier,
+          email: body.email,
+          planCode: plan.paystackPlanCode,
+          amountKobo: BigInt(plan.priceKobo),
+          currency: PLAN_CURRENCY,
+        });
         const client = paystackClient({ baseUrl: deps.config.PAYSTACK_BASE_URL, secretKey, timeoutMs: deps.config.PAYSTACK_TIMEOUT_MS });
         try {
           return await client.initializeTransaction({
@@ -85,7 +94,9 @@ export const paystackWebhookRoutes = (deps: Pick<AppDeps, "db" | "config" | "log
         throw authError("Missing or invalid x-paystack-signature");
       }
       const outcome = await processWebhook({ db: deps.db, plans, mode: secretKeyMode(secretKey) }, raw);
-      deps.log.info("paystack webhook", { ...outcome });
+      // A rejected event is acknowledged all the same (Paystack would retry it for days) but logged as a warning.
+      if (outcome.status === "ignored" && outcome.rejected) deps.log.warn("paystack webhook rejected", { ...outcome });
+      else deps.log.info("paystack webhook", { ...outcome });
       return { status: outcome.status };
     },
     {

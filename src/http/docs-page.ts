@@ -1,18 +1,16 @@
+import { Elysia } from "elysia";
+import { pageHeaders } from "./csp.ts";
+
 /**
- * A self-contained API reference page: it fetches the spec and renders it with a little inline
- * script, loading nothing from elsewhere (the usual Scalar/Swagger pages pull JS from a CDN, which
- * self-hosted and air-gapped installs cannot reach). DOM nodes are built with textContent, never
- * innerHTML, so descriptions in the spec cannot inject markup.
+ * A self-contained API reference page: it fetches the spec and renders it with a small script,
+ * loading nothing from elsewhere (the usual Scalar/Swagger pages pull JS from a CDN, which
+ * self-hosted and air-gapped installs cannot reach). The script and the styles are files served
+ * beside the page, so the page carries the same Content-Security-Policy as the web page (no inline
+ * script or style). DOM nodes are built with textContent, never innerHTML, so descriptions in the
+ * spec cannot inject markup.
  */
-export function renderDocsPage(specPath: string, title: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-  body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2330; background: #f7f8fa; }
+
+const STYLE = `  body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2330; background: #f7f8fa; }
   header { background: #1d2330; color: #fff; padding: 16px 24px; }
   header a { color: #9cc3ff; }
   main { max-width: 1000px; margin: 0 auto; padding: 16px 24px 64px; }
@@ -25,13 +23,11 @@ export function renderDocsPage(specPath: string, title: string): string {
   .body { padding: 0 16px 12px; }
   pre { background: #f1f3f6; padding: 8px; overflow: auto; border-radius: 4px; font-size: 13px; }
   table { border-collapse: collapse; } td, th { border: 1px solid #d8dce3; padding: 4px 8px; text-align: left; vertical-align: top; }
-</style>
-</head>
-<body>
-<header><strong>${escapeHtml(title)}</strong> &middot; <a href="${escapeHtml(specPath)}">${escapeHtml(specPath)}</a></header>
-<main id="root">Loading ${escapeHtml(specPath)}…</main>
-<script>
-(async () => {
+`;
+
+// Plain browser JavaScript (it is served as written). The spec's path comes from the page's
+// data-spec attribute, so the script is the same file whatever the page's configuration.
+const SCRIPT = `(async () => {
   const root = document.getElementById("root");
   const el = (tag, attrs, ...children) => {
     const n = document.createElement(tag);
@@ -42,7 +38,7 @@ export function renderDocsPage(specPath: string, title: string): string {
   const json = (v) => el("pre", {}, JSON.stringify(v, null, 2));
   let spec;
   try {
-    spec = await (await fetch(${JSON.stringify(specPath)})).json();
+    spec = await (await fetch(root.dataset.spec)).json();
   } catch (e) {
     root.textContent = "Could not load the API description: " + e;
     return;
@@ -93,7 +89,21 @@ export function renderDocsPage(specPath: string, title: string): string {
     }
   }
 })();
-</script>
+`;
+
+export function renderDocsPage(specPath: string, title: string, assets: { script: string; style: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${escapeHtml(assets.style)}">
+<script src="${escapeHtml(assets.script)}" defer></script>
+</head>
+<body>
+<header><strong>${escapeHtml(title)}</strong> &middot; <a href="${escapeHtml(specPath)}">${escapeHtml(specPath)}</a></header>
+<main id="root" data-spec="${escapeHtml(specPath)}">Loading ${escapeHtml(specPath)}…</main>
 </body>
 </html>`;
 }
@@ -101,3 +111,13 @@ export function renderDocsPage(specPath: string, title: string): string {
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** GET `path` (the page), `path`/docs.js and `path`/docs.css, each with the page CSP. */
+export const docsPageRoutes = ({ path, specPath, title }: { path: string; specPath: string; title: string }) => {
+  const assets = { script: `${path}/docs.js`, style: `${path}/docs.css` };
+  const page = renderDocsPage(specPath, title, assets);
+  return new Elysia({ name: "docs-page" })
+    .get(path, () => new Response(page, { headers: pageHeaders("text/html; charset=utf-8") }), { detail: { hide: true } })
+    .get(assets.script, () => new Response(SCRIPT, { headers: pageHeaders("text/javascript; charset=utf-8") }), { detail: { hide: true } })
+    .get(assets.style, () => new Response(STYLE, { headers: pageHeaders("text/css; charset=utf-8") }), { detail: { hide: true } });
+};

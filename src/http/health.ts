@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AppDeps, ReadinessCheck } from "./deps.ts";
 import { ENGINE_VERSION, FORMAT_VERSION, SERVICE_VERSION } from "../version.ts";
 import { listBanks } from "../engine/index.ts";
+import { createLogger, type Logger } from "../log.ts";
 import { apiKeyAuth } from "./auth.ts";
 import { ErrorEnvelope, keyAuthErrors } from "./schemas.ts";
 
@@ -22,23 +23,35 @@ const Status = z.object({
   worker_threads: z.number().int(),
 });
 
-async function runCheck(c: ReadinessCheck): Promise<{ ok: boolean; error?: string }> {
+const TIMED_OUT = Symbol("timed out");
+
+/**
+ * Runs one check. The answer names what failed in our words only: a driver's error can carry a
+ * host, a user name or a path, so it goes to the log, never to an unauthenticated caller.
+ */
+async function runCheck(c: ReadinessCheck, log: Logger): Promise<{ ok: boolean; error?: string }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), CHECK_TIMEOUT_MS);
   });
   try {
     const ok = await Promise.race([c.check(), timeout]);
+    if (ok === TIMED_OUT) {
+      log.warn("readiness check timed out", { check: c.name, timeout_ms: CHECK_TIMEOUT_MS });
+      return { ok: false, error: `no answer within ${CHECK_TIMEOUT_MS} ms` };
+    }
     return ok === false ? { ok: false, error: "not ready" } : { ok: true };
   } catch (e) {
-    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+    log.warn("readiness check failed", { check: c.name, error: e instanceof Error ? e.message : String(e) });
+    return { ok: false, error: "check failed (the server log has the cause)" };
   } finally {
     clearTimeout(timer);
   }
 }
 
 /** SPEC 4.5 and 4.2: liveness, readiness and the unauthenticated service status. */
-export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" | "draining">) => {
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" | "draining"> & { log?: Logger }) => {
+  const log = deps.log ?? createLogger("silent");
   const checks: ReadinessCheck[] = [
     {
       name: "database",
@@ -61,7 +74,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" |
           set.status = 503;
           return { status: "draining" as const, checks: {} };
         }
-        const results = await Promise.all(checks.map(async (c) => [c.name, await runCheck(c)] as const));
+        const results = await Promise.all(checks.map(async (c) => [c.name, await runCheck(c, log)] as const));
         const ready = results.every(([, r]) => r.ok);
         if (!ready) set.status = 503;
         return { status: ready ? ("ready" as const) : ("not_ready" as const), checks: Object.fromEntries(results) };

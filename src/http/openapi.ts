@@ -1,7 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
-import { renderDocsPage } from "./docs-page.ts";
+import { docsPageRoutes } from "./docs-page.ts";
 import { finishDocument, type JsonObject, zodConverter } from "./openapi-document.ts";
 import { SERVICE_VERSION } from "../version.ts";
 
@@ -44,7 +44,6 @@ const SERVERS = [{ url: "/", description: "The server this document was fetched 
  * the server is listening and every route exists, and kept.
  */
 export const openapiRoutes = (deps: Pick<AppDeps, "config">) => {
-  const page = renderDocsPage(SPEC_PATH, TITLE);
   let cached: string | undefined;
   const app = new Elysia({ name: "openapi" });
   const document = (): string => {
@@ -57,7 +56,5 @@ export const openapiRoutes = (deps: Pick<AppDeps, "config">) => {
   };
   app.get(SPEC_PATH, () => new Response(document(), { headers: { "content-type": "application/json" } }), { detail: { hide: true } });
   if (!deps.config.DOCS_ENABLED) return app;
-  return app.get(DOCS_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), {
-    detail: { hide: true },
-  });
+  return app.use(docsPageRoutes({ path: DOCS_PATH, specPath: SPEC_PATH, title: TITLE }));
 };

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Elysia } from "elysia";
+import { pageHeaders } from "./csp.ts";
 
 /**
  * The web page at `/`: web/index.html, web/style.css (after uPlot's), the favicon, and web/app.ts
@@ -8,17 +9,6 @@ import { Elysia } from "elysia";
  * is loaded from outside this server, and the Content-Security-Policy says so to the browser.
  */
 const WEB_DIR = fileURLToPath(new URL("../../web/", import.meta.url));
-
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "form-action 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 let bundle: Promise<string> | undefined;
 
@@ -33,13 +23,7 @@ export function webBundle(): Promise<string> {
   return bundle;
 }
 
-const headers = (contentType: string) => ({
-  "content-type": contentType,
-  "content-security-policy": CSP,
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-cache",
-});
+const headers = pageHeaders;
 
 /** uPlot's own stylesheet, served with the page's (from the package, never a CDN). */
 const UPLOT_CSS = fileURLToPath(import.meta.resolve("uplot/dist/uPlot.min.css"));

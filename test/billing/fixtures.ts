@@ -18,6 +18,8 @@ export async function callerFor(db: Db, owner: string, tier: KeyTier): Promise<C
   return { keyId: issued.id, owner, tier, prefix: issued.prefix };
 }
 
-export const subscribe = (db: Db, owner: string, tier: PlanTier = "starter") => activateSubscription(db, { owner, tier });
+/** An active subscription paid through the next 30 days. */
+export const subscribe = (db: Db, owner: string, tier: PlanTier = "starter") =>
+  activateSubscription(db, { owner, tier, activeUntil: new Date(Date.now() + 30 * 86_400_000) });
 
 export const headers = (h: Record<string, string> = {}) => ({ headers: new Headers(h) });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { lagosDate, periodDaysSoFar, periodOf } from "../../src/billing/periods.ts";
+import { lagosDate, paidThrough, periodDaysSoFar, periodOf } from "../../src/billing/periods.ts";
 import { koboToNaira, overageParses, plansFromConfig } from "../../src/billing/plans.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 
@@ -49,5 +49,12 @@ describe("plans", () => {
     expect(koboToNaira(7)).toBe("0.07");
     expect(koboToNaira(123_456_789_00)).toBe("123456789.00");
     expect(() => koboToNaira(0.5)).toThrow(RangeError);
+  });
+
+  test("a monthly payment lasts to the same day next month (or that month's last day) plus three days of grace", () => {
+    expect(paidThrough(new Date("2026-03-15T08:30:00.000Z")).toISOString()).toBe("2026-04-18T08:30:00.000Z");
+    expect(paidThrough(new Date("2026-01-31T23:00:00.000Z")).toISOString()).toBe("2026-03-03T23:00:00.000Z");
+    expect(paidThrough(new Date("2028-01-31T00:00:00.000Z")).toISOString()).toBe("2028-03-03T00:00:00.000Z");
+    expect(paidThrough(new Date("2026-12-10T00:00:00.000Z")).toISOString()).toBe("2027-01-13T00:00:00.000Z");
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { paidThrough } from "../../src/billing/periods.ts";
 import { getSubscription } from "../../src/db/subscriptions.ts";
 import { sharedDb, unique } from "../helpers/db.ts";
 import { chargeSuccess, invoicePaymentFailed, startFakePaystack, subscriptionEvent } from "../helpers/paystack.ts";
@@ -41,7 +42,10 @@ describe("POST /v1/billing/paystack/webhook", () => {
     expect(await getSubscription(db, c.owner)).toBeUndefined();
     const event = chargeSuccess({ ...c, amountKobo: 3_500_000, metadata: { owner: c.owner, tier: "growth" } });
     expect(await deliver(webhookUrl, event)).toEqual({ status: 200, body: { status: "processed" } });
-    expect(await getSubscription(db, c.owner)).toMatchObject({ tier: "growth", status: "active", customerCode: c.customerCode });
+    const sub = await getSubscription(db, c.owner);
+    expect(sub).toMatchObject({ tier: "growth", status: "active", customerCode: c.customerCode });
+    // Paid for one month from paid_at, plus the grace days.
+    expect(sub!.activeUntil).toEqual(paidThrough(new Date(event.data.paid_at as string)));
     expect(await deliver(webhookUrl, event)).toEqual({ status: 200, body: { status: "duplicate" } });
   });
 
@@ -74,7 +78,7 @@ describe("POST /v1/billing/paystack/webhook", () => {
 
   test("subscription.create matches the checkout by email and plan; not_renew keeps it active until the paid period ends; disable ends it now", async () => {
     const c = await checkout("scale");
-    expect((await deliver(webhookUrl, subscriptionEvent("subscription.create", { ...c, nextPaymentDate: "2099-01-01T00:00:00.000Z" }))).body.status).toBe("processed");
+    expect((await deliver(webhookUrl, subscriptionEvent("subscription.create", { ...c, amountKobo: 15_000_000, nextPaymentDate: "2099-01-01T00:00:00.000Z" }))).body.status).toBe("processed");
     expect(await getSubscription(db, c.owner)).toMatchObject({ tier: "scale", status: "active", subscriptionCode: c.subscriptionCode });
 
     const until = new Date(Date.now() + 3 * 86_400_000).toISOString();

@@ -1,6 +1,6 @@
 /** The rules that decide what is personal data, on hand-made text runs. */
 import { describe, expect, test } from "bun:test";
-import { buildMatchers, detectPii, emptyValues, findHits, findSpans, type PiiValues } from "../../src/engine/redact/find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, NAME_PART_STOP_WORDS, nameParts, type PiiValues } from "../../src/engine/redact/find.ts";
 import type { PageRuns, TextRun } from "../../src/engine/redact/pdf-text.ts";
 
 /** A run of 8 pt text at (x, y), 0.5 em per character. */
@@ -62,7 +62,25 @@ describe("findSpans", () => {
     const names = { names: ["MR. ADEBAYO OKONKWO"] };
     expect(spans("TRF FROM OKONKWO ADEBAYO VIA APP", names)).toEqual([["name", "OKONKWO ADEBAYO"]]);
     expect(spans("TRANSFER ADEBAYOOKONKWO", names)).toEqual([["name", "ADEBAYOOKONKWO"]]);
-    expect(spans("TRANSFER FROM ADEBAYO OKONKWOS LTD", names)).toEqual([]);
+    // A name part stands alone; inside a longer word it does not.
+    expect(spans("TRANSFER FROM ADEBAYO OKONKWOS LTD", names)).toEqual([["name", "ADEBAYO"]]);
+    expect(spans("TRANSFER FROM ADEBAYOS OKONKWOS LTD", names)).toEqual([]);
+  });
+
+  test("each part of the holder's name is redacted wherever it stands; titles, single letters and narration words are not", () => {
+    const names = { names: ["Chief ADEYEMI O. OLUWASEUN-JOHN BANK"] };
+    expect(nameParts("Chief ADEYEMI O. OLUWASEUN-JOHN BANK")).toEqual(["ADEYEMI", "OLUWASEUN-JOHN"]);
+    expect(spans("NIP TRANSFER FROM ZENITH BANK TO ADEYEMI", names)).toEqual([["name", "ADEYEMI"]]);
+    expect(spans("POS PURCHASE oluwaseun-john LAGOS", names)).toEqual([["name", "oluwaseun-john"]]);
+    expect(spans("TRANSFER TO O BANK CHIEF", names)).toEqual([]);
+    // Every part of a three-word name, each on its own.
+    const three = { names: ["IFEOMA CHIDINMA OBI"] };
+    for (const part of ["IFEOMA", "CHIDINMA", "OBI"]) expect(spans(`USSD TRANSFER TO ${part} VIA *945#`, three)).toEqual([["name", part]]);
+    expect(spans("USSD TRANSFER TO OBIORA VIA *945#", three)).toEqual([]);
+    // Two letters make a part; the stop list keeps narration words ("TO", "FROM", "LTD") whole.
+    expect(nameParts("ED TO FROM LTD")).toEqual(["ED"]);
+    expect(spans("REFUND ED", { names: ["ED NWOSU"] })).toEqual([["name", "ED"]]);
+    for (const w of ["TRANSFER", "FROM", "TO", "BANK", "LTD"]) expect(NAME_PART_STOP_WORDS.has(w.toLowerCase())).toBe(true);
   });
 
   test("account numbers spaced or masked, but not inside a longer reference", () => {

@@ -11,6 +11,7 @@ import ExcelJS from "exceljs";
 import { LAYOUTS } from "../../fixtures/layouts/index.ts";
 import { extractHtmlTables } from "../../src/engine/html/extract.ts";
 import { extractDocument, findStatementPii, parseStatement } from "../../src/engine/index.ts";
+import { nameParts } from "../../src/engine/redact/find.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
 import { extractSpreadsheetMl, isSpreadsheetMl } from "../../src/engine/xml/spreadsheetml.ts";
 import type { Transaction } from "../../src/engine/types.ts";
@@ -27,6 +28,8 @@ function comparable(t: Transaction, pii: string[]): Transaction {
     n = n.replace(new RegExp(pattern, "gi"), "");
     // Masked renderings of an account number ("******0111").
     if (/^\d+$/.test(v)) n = n.replace(new RegExp(`[*Xx]{2,}${v.slice(-4)}`, "g"), "");
+    // Each part of the holder's name on its own ("... TO ADEYEMI"), as a whole word.
+    for (const part of nameParts(v)) n = n.replace(new RegExp(`(?<![\\p{L}\\p{N}])${part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "giu"), "");
   }
   return { ...t, narration: n.replace(/\s+/g, " ").trim() };
 }

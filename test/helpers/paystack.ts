@@ -108,23 +108,41 @@ export interface EventParams {
   planCode: string;
 }
 
-export function chargeSuccess(p: EventParams & { reference: string; amountKobo: number; metadata?: Record<string, string> }): PaystackEvent {
+/**
+ * `planCode: null` sends `plan: {}`, as Paystack does for a charge that is not a subscription;
+ * `currency` defaults to NGN and `paidAt` to now.
+ */
+export function chargeSuccess(
+  p: Omit<EventParams, "planCode"> & {
+    planCode: string | null;
+    reference: string;
+    amountKobo: number;
+    currency?: string;
+    status?: string;
+    paidAt?: string;
+    metadata?: Record<string, string>;
+  },
+): PaystackEvent {
+  const currency = p.currency ?? "NGN";
   return {
     event: "charge.success",
     data: {
       id: nextId(),
       domain: p.domain ?? "test",
-      status: "success",
+      status: p.status ?? "success",
       reference: p.reference,
       amount: p.amountKobo,
       message: null,
       gateway_response: "Successful",
-      paid_at: new Date().toISOString(),
+      paid_at: p.paidAt ?? new Date().toISOString(),
       channel: "card",
-      currency: "NGN",
+      currency,
       metadata: p.metadata ?? "",
       customer: { id: nextId(), first_name: null, last_name: null, email: p.email, customer_code: p.customerCode, phone: null, metadata: null, risk_action: "default" },
-      plan: { id: nextId(), name: "Plan", plan_code: p.planCode, description: null, amount: p.amountKobo, interval: "monthly", send_invoices: 1, send_sms: 1, currency: "NGN" },
+      plan:
+        p.planCode === null
+          ? {}
+          : { id: nextId(), name: "Plan", plan_code: p.planCode, description: null, amount: p.amountKobo, interval: "monthly", send_invoices: 1, send_sms: 1, currency },
       authorization: { authorization_code: "AUTH_test", bin: "408408", last4: "4081", channel: "card", reusable: true },
     },
   };
@@ -132,8 +150,9 @@ export function chargeSuccess(p: EventParams & { reference: string; amountKobo: 
 
 export function subscriptionEvent(
   event: "subscription.create" | "subscription.not_renew" | "subscription.disable",
-  p: EventParams & { subscriptionCode: string; nextPaymentDate?: string | null },
+  p: EventParams & { subscriptionCode: string; nextPaymentDate?: string | null; amountKobo?: number },
 ): PaystackEvent {
+  const amount = p.amountKobo ?? 950_000;
   const status = { "subscription.create": "active", "subscription.not_renew": "non-renewing", "subscription.disable": "complete" }[event];
   return {
     event,
@@ -143,12 +162,12 @@ export function subscriptionEvent(
       status,
       subscription_code: p.subscriptionCode,
       email_token: "d7gofp6yppn3qz7",
-      amount: 950000,
+      amount,
       cron_expression: "0 0 1 * *",
       next_payment_date: p.nextPaymentDate === undefined ? null : p.nextPaymentDate,
       open_invoice: null,
       createdAt: new Date().toISOString(),
-      plan: { name: "Plan", plan_code: p.planCode, description: null, amount: 950000, interval: "monthly", send_invoices: true, send_sms: true, currency: "NGN" },
+      plan: { name: "Plan", plan_code: p.planCode, description: null, amount, interval: "monthly", send_invoices: true, send_sms: true, currency: "NGN" },
       authorization: { authorization_code: "AUTH_test", bin: "408408", last4: "4081", reusable: true },
       customer: { first_name: null, last_name: null, email: p.email, customer_code: p.customerCode, phone: "", metadata: {}, risk_action: "default" },
     },

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { loadConfig } from "../../src/config.ts";
 import { errorHandler } from "../../src/http/errors.ts";
+import { createLogger } from "../../src/log.ts";
 import { healthRoutes } from "../../src/http/health.ts";
 import { ENGINE_VERSION, FORMAT_VERSION, SERVICE_VERSION } from "../../src/version.ts";
 import { sharedDb } from "../helpers/db.ts";
@@ -63,9 +64,38 @@ describe("health", () => {
     expect(res.headers.get("content-type")).toContain("text/html");
     const html = await res.text();
     expect(html).toContain("/openapi.json");
-    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<script[^>]+src=["']?https?:/i);
     expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  test("GET /docs has the web page's Content-Security-Policy, no inline script or style, and its own files under the same policy", async () => {
+    const [docs, page] = await Promise.all([server.fetch("/docs"), server.fetch("/")]);
+    const csp = docs.headers.get("content-security-policy");
+    expect(csp).toBe(page.headers.get("content-security-policy"));
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    const html = await docs.text();
+    // Every <script> has a src (none inline), and there is no <style> element or style attribute.
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+    expect(scripts.length).toBe(1);
+    for (const [, attrs, body] of scripts) {
+      expect(attrs).toMatch(/\bsrc=/);
+      expect(body!.trim()).toBe("");
+    }
+    expect(html).not.toMatch(/<style\b|\sstyle=|\son[a-z]+=/i);
+    const src = /<script[^>]*\bsrc="([^"]+)"/.exec(html)![1]!;
+    const href = /<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/.exec(html)![1]!;
+    for (const [path, type] of [[src, "text/javascript"], [href, "text/css"]] as const) {
+      const res = await server.fetch(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain(type);
+      expect(res.headers.get("content-security-policy")).toBe(csp);
+      expect((await res.text()).length).toBeGreaterThan(100);
+    }
+    // The script reads the spec's path from the page, so it renders this page's spec.
+    expect(await (await server.fetch(src)).text()).toContain("root.dataset.spec");
+    expect(html).toContain('data-spec="/openapi.json"');
   });
 });
 
@@ -129,5 +159,30 @@ describe("GET /readyz when a check fails", () => {
 
   test("liveness stays 200 meanwhile", async () => {
     expect((await fetch(`http://127.0.0.1:${app.server?.port}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("GET /readyz when the database fails", () => {
+  // A database whose driver throws with details an unauthenticated caller must not see.
+  const RAW = 'connect ECONNREFUSED 10.1.2.3:5432 (password authentication failed for user "billing_admin")';
+  const failing = { ...db, query: async () => Promise.reject(new Error(RAW)) } as typeof db;
+  const logged: string[] = [];
+  const app = new Elysia()
+    .use(errorHandler())
+    .use(healthRoutes({ db: failing, config: loadConfig({}), log: createLogger("info", (l) => logged.push(l)) }))
+    .listen({ port: 0, hostname: "127.0.0.1" });
+  afterAll(() => app.stop());
+
+  test("names the failed check without the driver's error, which goes to the log", async () => {
+    const res = await fetch(`http://127.0.0.1:${app.server?.port}/readyz`);
+    expect(res.status).toBe(503);
+    const text = await res.text();
+    const body = JSON.parse(text) as { status: string; checks: Record<string, { ok: boolean; error?: string }> };
+    expect(body.status).toBe("not_ready");
+    expect(body.checks.database?.ok).toBe(false);
+    expect(body.checks.database?.error).toBeTruthy();
+    for (const detail of ["ECONNREFUSED", "10.1.2.3", "billing_admin", "password"]) expect(text).not.toContain(detail);
+    const line = logged.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "readiness check failed");
+    expect(line).toMatchObject({ level: "warn", check: "database", error: RAW });
   });
 });

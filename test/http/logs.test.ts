@@ -67,6 +67,17 @@ for (const mode of ["reject", "server_error", "hang"] as const) {
 }
 paystack.mode = "ok";
 await call("/no/such/route");
+// A job followed on every path that names it: poll, stream, result, and an unknown job's poll.
+const started = JSON.parse(
+  (await call("/v1/parse/jobs", { method: "POST", headers: bearer(testKey), body: upload(sample("firstbank.pdf"), "s.pdf") })).body,
+) as { job_id: string; stream_url: string; poll_url: string };
+const jobId = started.job_id;
+await call(started.stream_url);
+await call(started.poll_url, { headers: bearer(testKey) });
+await call(`${started.poll_url}/result`, { headers: bearer(testKey) });
+await call(`/v1/parse/jobs/job_${"x".repeat(22)}`, { headers: bearer(testKey) });
+// A malformed escape where the id goes: answered and logged like any other request.
+await call("/v1/parse/jobs/%E0%A4%A/stream");
 const echoed = await call("/healthz", { headers: { "x-request-id": "client-chosen-id.42" } });
 // The request line is written after the response is sent.
 await Bun.sleep(200);
@@ -94,7 +105,8 @@ describe("structured logs", () => {
       expect(id, `${s.method} ${s.path}`).toBeTruthy();
       const line = byId.get(id);
       expect(line, `${s.method} ${s.path}`).toBeDefined();
-      expect(line).toMatchObject({ method: s.method, path: s.path, status: s.res.status });
+      // A job's path is logged with ":job" where its id stands.
+      expect(line).toMatchObject({ method: s.method, path: s.path.replace(/^\/v1\/parse\/jobs\/[^/]+/, "/v1/parse/jobs/:job"), status: s.res.status });
       expect(typeof line?.duration_ms).toBe("number");
     }
     const ids = seen.map((s) => s.res.headers.get("x-request-id"));
@@ -109,6 +121,29 @@ describe("structured logs", () => {
   test("the query string is not logged, only the path", () => {
     expect(lines.join("")).not.toContain("in-the-query");
     expect(requestLines().some((l) => l.path === "/v1/parse")).toBe(true);
+  });
+});
+
+describe("job ids are never logged", () => {
+  test("stream, poll and result request lines carry the job's tag, never its id", () => {
+    expect(jobId).toMatch(/^job_[0-9A-Za-z]{22}$/);
+    const tag = sha256Hex(jobId).slice(0, 6);
+    const jobLines = requestLines().filter((l) => l.job_tag === tag);
+    expect(jobLines.map((l) => l.path).sort()).toEqual(["/v1/parse/jobs/:job", "/v1/parse/jobs/:job/result", "/v1/parse/jobs/:job/stream"]);
+    expect(jobLines.every((l) => l.status === 200)).toBe(true);
+    expect(requestLines().some((l) => l.job_tag === sha256Hex(`job_${"x".repeat(22)}`).slice(0, 6))).toBe(true);
+  });
+
+  test("no line holds a job id, whoever wrote it", () => {
+    const all = lines.join("");
+    expect(all).not.toContain(jobId);
+    expect(all).not.toContain(jobId.slice(4));
+    expect(all).not.toMatch(/job_[0-9A-Za-z]{22}/);
+    // A field that names a job by id is tagged on its way out.
+    const captured: string[] = [];
+    createLogger("info", (l) => captured.push(l)).info("custom", { job_id: jobId, note: `see ${jobId}/stream` });
+    expect(captured[0]).not.toContain(jobId);
+    expect(JSON.parse(captured[0]!)).toMatchObject({ job_id: `job~${sha256Hex(jobId).slice(0, 6)}` });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { payloadTooLarge } from "../../errors.ts";
 import type { SheetTable } from "../types.ts";
+import { capText } from "../text-cap.ts";
 import { decodeEntities } from "./entities.ts";
 
 interface OpenTable {
@@ -47,7 +48,7 @@ export function extractHtmlTables(bytes: Uint8Array): SheetTable[] {
     if (t.cell === null) return;
     cells += t.colspan;
     if (cells > MAX_HTML_CELLS) throw payloadTooLarge(`The document has more than ${MAX_HTML_CELLS} table cells`);
-    const text = tidy(t.cell.join(""));
+    const text = capText(tidy(t.cell.join("")));
     t.row ??= [];
     t.row.push(text);
     for (let i = 1; i < t.colspan; i++) t.row.push("");
@@ -69,7 +70,9 @@ export function extractHtmlTables(bytes: Uint8Array): SheetTable[] {
 
   // Lower-cased copy for finding </script> and </style>, made once and only if needed.
   let lowered: string | undefined;
-  const tagRe = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][\w:-]*)([^>]*)>|<![^>]*>/g;
+  // A tag's attributes stop at the next '<' ([^<>]), so a '<' without its '>' is scanned once, not
+  // to the end of the document for every '<' (which made "<a<a<a…" quadratic).
+  const tagRe = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][\w:-]*)([^<>]*)>|<![^<>]*>/g;
   let last = 0;
   for (let m = tagRe.exec(html); m !== null; m = tagRe.exec(html)) {
     const t = top();

@@ -7,6 +7,7 @@ import type { PageText, TextItem } from "../types.ts";
 import { damageNote, emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../guards/pdf-crypt.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
 import { withUpdate } from "./page-tree.ts";
+import { capText } from "../text-cap.ts";
 
 // pdfjs loads its fonts and CMaps by URL; point it at the package's own folders so no page falls
 // back to a warning-emitting default.
@@ -115,7 +116,9 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       const m = multiply(viewport.transform as number[], t);
       if (m[0]! <= 0 || Math.abs(m[1]!) > ROTATION_EPSILON * m[0]! || Math.abs(m[2]!) > ROTATION_EPSILON * Math.abs(m[3]!)) continue;
       const fontHeight = Math.hypot(m[2]!, m[3]!) || raw.height || 0;
-      items.push({ str, x: m[4]!, y: m[5]! - fontHeight, width: raw.width ?? 0, height: fontHeight });
+      // An item longer than any statement line is cut (its advance shortened in proportion).
+      const kept = capText(str);
+      items.push({ str: kept, x: m[4]!, y: m[5]! - fontHeight, width: ((raw.width ?? 0) * kept.length) / str.length, height: fontHeight });
     }
     return { number: n, width: viewport.width, height: viewport.height, items };
   } finally {

@@ -28,18 +28,33 @@ function utf16be(h: string): string {
   return s;
 }
 
+/**
+ * The bodies between `begin` and `end` markers, found with indexOf: a lazy `begin([\s\S]*?)end`
+ * regex rescans to the end of the stream for every unclosed `begin`, which is quadratic.
+ */
+function* blocks(text: string, begin: string, end: string): Generator<string> {
+  for (let at = text.indexOf(begin); at !== -1; ) {
+    const from = at + begin.length;
+    const close = text.indexOf(end, from);
+    if (close === -1) return;
+    yield text.slice(from, close);
+    at = text.indexOf(begin, close + end.length);
+  }
+}
+
 export function parseToUnicode(text: string): ToUnicodeMap {
   const map = new Map<number, string>();
   const codeLengths = new Set<number>();
-  for (const block of text.matchAll(/begincodespacerange([\s\S]*?)endcodespacerange/g)) {
-    for (const m of block[1]!.matchAll(/<([0-9a-fA-F\s]*)>\s*<[0-9a-fA-F\s]*>/g)) codeLengths.add(hexBytes(m[1]!).length);
+  for (const block of blocks(text, "begincodespacerange", "endcodespacerange")) {
+    for (const m of block.matchAll(/<([0-9a-fA-F\s]*)>\s*<[0-9a-fA-F\s]*>/g)) codeLengths.add(hexBytes(m[1]!).length);
   }
-  for (const block of text.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
-    for (const m of block[1]!.matchAll(/<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>/g)) map.set(hexNumber(m[1]!), utf16be(m[2]!));
+  for (const block of blocks(text, "beginbfchar", "endbfchar")) {
+    for (const m of block.matchAll(/<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>/g)) map.set(hexNumber(m[1]!), utf16be(m[2]!));
   }
-  for (const block of text.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
-    const body = block[1]!;
-    for (const m of body.matchAll(/<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>\s*(<[0-9a-fA-F\s]*>|\[[^\]]*\])/g)) {
+  for (const body of blocks(text, "beginbfrange", "endbfrange")) {
+    // A destination array is read item by item (at most 256: a range never crosses a high byte),
+    // so an unclosed "[" costs a bounded amount of work.
+    for (const m of body.matchAll(/<([0-9a-fA-F\s]*)>\s*<([0-9a-fA-F\s]*)>\s*(<[0-9a-fA-F\s]*>|\[(?:\s*<[0-9a-fA-F\s]{0,64}>){0,256}\s*\])/g)) {
       const lo = hexNumber(m[1]!);
       const hi = hexNumber(m[2]!);
       const dst = m[3]!;

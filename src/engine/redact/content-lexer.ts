@@ -89,8 +89,10 @@ class Lexer {
     const start = this.pos;
     while (this.pos < s.length && isRegular(s[this.pos]!)) this.pos++;
     const word = latin1(s.subarray(start, this.pos));
-    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) return { kind: "number", value: Number(word) };
-    if (/^[+-]?\d*\.?\d*[+-]/.test(word) && /^[+-.\d]+$/.test(word)) {
+    // One way to read each digit (digits, then an optional fraction), so a long numeric word
+    // cannot make the match backtrack quadratically.
+    if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(word)) return { kind: "number", value: Number(word) };
+    if (/^[+-.\d]+$/.test(word) && /^[+-]?(?:\d*\.\d*|\d*)[+-]/.test(word)) {
       // Malformed numbers such as "0.-5" or "--1": readers take the leading valid part.
       const m = /^[+-]?\d*\.?\d*/.exec(word.replace(/^([+-])[+-]+/, "$1"));
       return { kind: "number", value: Number(m?.[0]) || 0 };

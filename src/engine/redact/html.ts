@@ -2,14 +2,19 @@ import { unsupportedFormat } from "../../errors.ts";
 import { decodeEntities } from "../html/entities.ts";
 import { extractHtmlTables } from "../html/extract.ts";
 import type { SheetTable } from "../types.ts";
-import { buildMatchers, detectPii, emptyValues, findHits, mergeValues, replaceSpans, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
+import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, replaceSpans, type KnownPii, type Matcher } from "./find.ts";
+import { mapAttributeValues, scanHtml } from "./html-markup.ts";
 import type { PageRuns } from "./pdf-text.ts";
 import { cellRun, REDACTED } from "./xlsx.ts";
 
 /**
  * Redacts an HTML table export (the ".xls" several banks serve): the holder's data is found in
- * the tables with the spreadsheet rules, then replaced by "[REDACTED]" in the document's text and
- * attribute values. Markup is kept byte for byte elsewhere; the output is UTF-8.
+ * the tables with the spreadsheet rules, then replaced by "[REDACTED]" in every text node
+ * (`<head>`'s `<title>` included) and every attribute value (title, alt, value, a `<meta>`'s
+ * content). Comments, `<script>` and `<style>` are removed outright: nothing in them is needed to
+ * read the statement, and they are where exporters leave the holder's data unseen. Markup is kept
+ * byte for byte elsewhere; the output is UTF-8. The whole output is then searched again, markup
+ * included, and a copy that still holds any of the data is refused.
  */
 
 function decodeBytes(bytes: Uint8Array): string {
@@ -24,6 +29,7 @@ function decodeBytes(bytes: Uint8Array): string {
 }
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const readable = (raw: string) => decodeEntities(raw).replace(/\u00a0/g, " ");
 
 function sheetPages(sheets: SheetTable[]): PageRuns[] {
   return sheets.map((sheet, index) => ({
@@ -35,28 +41,35 @@ function sheetPages(sheets: SheetTable[]): PageRuns[] {
 
 /** Text with personal data replaced, or undefined when there is none. */
 function cleaned(raw: string, matchers: Matcher[]): { text: string; count: number } | undefined {
-  return replaceSpans(decodeEntities(raw).replace(/\u00a0/g, " "), matchers, REDACTED);
+  return replaceSpans(readable(raw), matchers, REDACTED);
 }
 
-/** Replaces personal data in text nodes and attribute values; scripts, styles and comments pass through. */
+/** Replaces personal data in text nodes and attribute values; drops comments, scripts and styles. */
 function rewriteHtml(html: string, matchers: Matcher[]): { html: string; count: number } {
   let count = 0;
-  const out = html.replace(/(<!--[\s\S]*?-->|<(script|style)\b[\s\S]*?<\/\2\s*>|<[^>]*>)|([^<]+)/gi, (whole, tag: string | undefined, _raw: string | undefined, text: string | undefined) => {
-    if (text !== undefined) {
-      const c = cleaned(text, matchers);
-      if (!c) return whole;
-      count += c.count;
-      return escapeHtml(c.text);
+  const out: string[] = [];
+  for (const piece of scanHtml(html)) {
+    if (piece.kind === "dropped") {
+      // Removed whole; what it held still counts as removed.
+      count += findSpans(readable(piece.raw), matchers).length;
+      continue;
     }
-    if (!tag || tag.startsWith("<!--") || /^<(script|style)\b/i.test(tag)) return whole;
-    return tag.replace(/(=\s*)("([^"]*)"|'([^']*)')/g, (attr, eq: string, _q: string, dq: string | undefined, sq: string | undefined) => {
-      const c = cleaned(dq ?? sq ?? "", matchers);
-      if (!c) return attr;
-      count += c.count;
-      return `${eq}"${escapeHtml(c.text)}"`;
-    });
-  });
-  return { html: out, count };
+    if (piece.kind === "text") {
+      const c = cleaned(piece.raw, matchers);
+      if (c) count += c.count;
+      out.push(c ? escapeHtml(c.text) : piece.raw);
+      continue;
+    }
+    out.push(
+      mapAttributeValues(piece.raw, (value) => {
+        const c = cleaned(value, matchers);
+        if (!c) return undefined;
+        count += c.count;
+        return escapeHtml(c.text);
+      }),
+    );
+  }
+  return { html: out.join(""), count };
 }
 
 /**
@@ -74,9 +87,11 @@ export async function redactHtml(
   const matchers = buildMatchers(values);
   const { html, count } = rewriteHtml(decodeBytes(bytes), matchers);
   // The output is UTF-8 whatever the input was; a declared charset is made to say so.
-  const output = new TextEncoder().encode(html.replace(/(charset\s*=\s*["']?)[\w-]+/i, "$1utf-8"));
-  // Refuse rather than return data split across markup in a way the rewrite could not see.
-  if (findHits(sheetPages(tables(output)), values).length > 0) {
+  const text = html.replace(/(charset\s*=\s*["']?)[\w-]+/i, "$1utf-8");
+  const output = new TextEncoder().encode(text);
+  // Re-check the whole output: the tables as a reader sees them (data split over inline markup,
+  // "ADE<b>YEMI</b>", joins up there), and every character of the file, markup included.
+  if (findHits(sheetPages(tables(output)), values).length > 0 || findSpans(readable(text), matchers).length > 0) {
     throw unsupportedFormat("Personal data in this HTML export is split across markup in a way that cannot be removed; no redacted copy was produced");
   }
   return { bytes: output, redactions: count };

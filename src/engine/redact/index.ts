@@ -6,6 +6,7 @@ import type { EngineLimits, ExtractedDocument } from "../types.ts";
 import { emptyValues, looksLikeLabel, validValue, type KnownPii, type PiiValues } from "./find.ts";
 import { redactHtml } from "./html.ts";
 import { redactPdf } from "./pdf.ts";
+import { readPdfRuns } from "./pdf-text.ts";
 import { redactXlsx } from "./xlsx.ts";
 
 export const PDF_CONTENT_TYPE = "application/pdf";
@@ -68,10 +69,13 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): K
 export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
   const kind = sniff(bytes);
   if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
+  // The PDF's text as redaction reads it, first: it refuses a line longer than any statement's
+  // before the parse's extraction spends time on it, and the redactor reuses it.
+  const pages = kind === "pdf" ? await readPdfRuns(bytes, opts.password) : undefined;
   const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits });
   const known = engineValues(extracted, opts.bank);
   if (kind === "pdf") {
-    const r = await redactPdf(bytes, { password: opts.password, known });
+    const r = await redactPdf(bytes, { password: opts.password, known, pages });
     return { bytes: r.bytes, redactions: r.redactions, contentType: PDF_CONTENT_TYPE, warnings: r.warnings };
   }
   if (kind === "html") {

@@ -2,6 +2,8 @@ import { PDFDict, PDFName, PDFNumber, PDFArray, PDFRef, PDFStream, type PDFObjec
 import { parseContent, type Operand, type Operation } from "./content-lexer.ts";
 import { codeOf, fontInfo, type FontInfo } from "./fonts.ts";
 import { decodeStream } from "./stream-data.ts";
+import { unsupportedFormat } from "../../errors.ts";
+import { MAX_TEXT_CHARS } from "../text-cap.ts";
 
 /**
  * Follows the graphics and text state of a content stream (and, recursively, of the Form XObjects
@@ -166,6 +168,9 @@ export function interpret(
       }
       if (item.kind !== "string") continue;
       for (const bytes of gs.font.split(item.bytes)) {
+        // One text operator drawing more than any statement line would cost glyph-level work per
+        // character for nothing a statement holds: refused, as the parse cuts such a line.
+        if (glyphIndex >= MAX_TEXT_CHARS) throw unsupportedFormat(`A text operator draws more than ${MAX_TEXT_CHARS} characters, longer than any statement line; no redacted copy was produced`);
         const code = codeOf(bytes);
         const width = gs.font.width(code);
         const isSpace = bytes.length === 1 && code === 32;

@@ -25,25 +25,60 @@ export function glyphsOfRun(glyphs: PlacedGlyph[], run: TextRun): PlacedGlyph[] 
 
 const isCut = (g: PlacedGlyph) => g.unit.cuts.get(g.op)?.has(g.index) ?? false;
 
-function alignedCut(cands: PlacedGlyph[], hit: RunHit): PlacedGlyph[] | undefined {
-  let s = "";
+/** A run's candidate glyphs and both texts, normalised, with maps back to glyphs and characters. */
+interface RunView {
+  cands: PlacedGlyph[];
+  /** Candidates' text and, per char, the candidate it came from. */
+  s: string;
+  sMap: number[];
+  /** The run's text and, per char, the code point of run.str it came from. */
+  r: string;
+  rMap: number[];
+  /** Code-unit offset in run.str of each code point. */
+  codePointIndex: number[];
+}
+
+/**
+ * Built once per run and page, not per hit: a run holding many occurrences (a line of repeated
+ * names) would otherwise filter every glyph of the page once per occurrence.
+ */
+const views = new WeakMap<PlacedGlyph[], Map<TextRun, RunView>>();
+
+function viewOf(glyphs: PlacedGlyph[], run: TextRun): RunView {
+  let byRun = views.get(glyphs);
+  if (!byRun) views.set(glyphs, (byRun = new Map()));
+  const cached = byRun.get(run);
+  if (cached) return cached;
+  const cands = glyphsOfRun(glyphs, run);
+  const sParts: string[] = [];
   const sMap: number[] = [];
   cands.forEach((g, i) => {
     // A glyph without known text still occupies one position, so it can never match by accident.
     const t = g.text === "" ? "\uFFFD" : norm(g.text);
     for (const ch of t) {
-      s += ch;
-      sMap.push(i);
+      sParts.push(ch);
+      for (let k = 0; k < ch.length; k++) sMap.push(i);
     }
   });
-  let r = "";
+  const rParts: string[] = [];
   const rMap: number[] = [];
-  [...hit.run.str].forEach((ch, k) => {
+  const codePointIndex: number[] = [];
+  let cu = 0;
+  [...run.str].forEach((ch, k) => {
+    codePointIndex.push(cu);
+    cu += ch.length;
     for (const c of norm(ch)) {
-      r += c;
-      rMap.push(k);
+      rParts.push(c);
+      for (let j = 0; j < c.length; j++) rMap.push(k);
     }
   });
+  const view = { cands, s: sParts.join(""), sMap, r: rParts.join(""), rMap, codePointIndex };
+  byRun.set(run, view);
+  return view;
+}
+
+function alignedCut(view: RunView, hit: RunHit): PlacedGlyph[] | undefined {
+  const { cands, s, sMap, r, rMap, codePointIndex } = view;
   if (!r) return undefined;
   // Among several occurrences (overprinted runs), take the one that starts nearest the run's origin
   // and has not been cut for another hit already (pdf.js reports an overprinted copy as its own run).
@@ -54,18 +89,12 @@ function alignedCut(cands: PlacedGlyph[], hit: RunHit): PlacedGlyph[] | undefine
     if (!best || d < best.d) best = { at, d };
   }
   if (!best) return undefined;
-  // Code-unit offsets of run.str chars: the hit is in code units, the iteration above in code points.
-  const codePointIndex: number[] = [];
-  let cu = 0;
-  for (const ch of hit.run.str) {
-    codePointIndex.push(cu);
-    cu += ch.length;
-  }
+  // The hit is in code units of run.str; rMap gives code points: only the hit's own characters.
   const out = new Set<PlacedGlyph>();
-  rMap.forEach((k, j) => {
-    const unit = codePointIndex[k]!;
-    if (unit >= hit.start && unit < hit.end) out.add(cands[sMap[best!.at + j]!]!);
-  });
+  for (let j = 0; j < rMap.length; j++) {
+    const unit = codePointIndex[rMap[j]!]!;
+    if (unit >= hit.start && unit < hit.end) out.add(cands[sMap[best.at + j]!]!);
+  }
   return [...out];
 }
 
@@ -101,10 +130,10 @@ export interface Cut {
 }
 
 export function cutFor(glyphs: PlacedGlyph[], hit: RunHit): Cut {
-  const cands = glyphsOfRun(glyphs, hit.run);
-  const aligned = alignedCut(cands, hit);
-  if (aligned) return { glyphs: fillGaps(cands, aligned), aligned: true };
-  return { glyphs: proportionalCut(cands, hit), aligned: false };
+  const view = viewOf(glyphs, hit.run);
+  const aligned = alignedCut(view, hit);
+  if (aligned) return { glyphs: fillGaps(view.cands, aligned), aligned: true };
+  return { glyphs: proportionalCut(view.cands, hit), aligned: false };
 }
 
 export function unionBox(glyphs: PlacedGlyph[]): Box | undefined {

@@ -1,4 +1,6 @@
+import { unsupportedFormat } from "../../errors.ts";
 import { openPdf, type PdfDocument } from "../pdf/extract.ts";
+import { MAX_TEXT_CHARS } from "../text-cap.ts";
 
 /**
  * A text run as pdf.js reports it, in unrotated PDF user space (origin bottom-left of the
@@ -42,6 +44,11 @@ async function readRuns(doc: PdfDocument, index: number): Promise<PageRuns> {
     for (const raw of content.items as RawItem[]) {
       const t = raw.transform;
       if (!raw.str || !t || raw.str.trim() === "") continue;
+      // The parse cuts such text; redaction cannot (what it does not read it cannot remove), and
+      // every character costs glyph-level work below, so a document drawing one is refused.
+      if (raw.str.length > MAX_TEXT_CHARS) {
+        throw unsupportedFormat(`Page ${index + 1} draws a line of ${raw.str.length} characters, longer than any statement line; no redacted copy was produced`);
+      }
       const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = t;
       const scaleX = Math.hypot(a, b) || 1;
       runs.push({

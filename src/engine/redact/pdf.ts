@@ -332,8 +332,9 @@ function remaining(pages: PageRuns[], values: PiiValues): RunHit[] {
  * drops annotations that carry it, scrubs the metadata, then reads the output again and repeats
  * until nothing is found (or refuses).
  */
-export async function redactPdf(bytes: Uint8Array, opts: { password?: string; known?: KnownPii }): Promise<PdfRedaction> {
-  const pages = await readPdfRuns(bytes, opts.password);
+export async function redactPdf(bytes: Uint8Array, opts: { password?: string; known?: KnownPii; pages?: PageRuns[] }): Promise<PdfRedaction> {
+  // The caller may have read the text already (redactDocument does, to refuse overlong lines early).
+  const pages = opts.pages ?? (await readPdfRuns(bytes, opts.password));
   if (pages.length > 0 && pages.every((p) => p.runs.length === 0)) throw scannedDocument();
   const values = detectPii(pages, opts.known);
   const matchers = buildMatchers(values);

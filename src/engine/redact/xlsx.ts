@@ -28,7 +28,8 @@ function sheetRuns(ws: ExcelJS.Worksheet): CellRun[] {
     row.eachCell({ includeEmpty: false }, (cell, c) => {
       // A merged range shows its text once, in its top-left cell.
       if (cell.isMerged && cell.master !== cell) return;
-      const str = cellText(cell.value);
+      // The whole text, uncut: a cell is written back from it.
+      const str = cellText(cell.value, Number.POSITIVE_INFINITY);
       if (str.trim() === "") return;
       out.push({ cell, run: cellRun(str, r, c) });
     });

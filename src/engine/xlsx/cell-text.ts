@@ -1,3 +1,5 @@
+import { MAX_TEXT_CHARS } from "../text-cap.ts";
+
 /**
  * Canonical display strings for spreadsheet cell values, so later stages see one spelling per kind
  * of value: numbers as plain decimals without float noise, dates as `YYYY-MM-DDTHH:mm:ss`.
@@ -40,8 +42,17 @@ export function dateText(d: Date): string {
   return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
 }
 
-/** Any exceljs cell value (primitive, date, rich text, formula, hyperlink, error) as display text. */
-export function cellText(value: unknown): string {
+/**
+ * Any exceljs cell value (primitive, date, rich text, formula, hyperlink, error) as display text,
+ * cut at `maxChars` (default MAX_TEXT_CHARS: no statement cell is longer). Redaction passes
+ * Infinity: it must see, and write back, a cell's whole text.
+ */
+export function cellText(value: unknown, maxChars = MAX_TEXT_CHARS): string {
+  const text = fullCellText(value);
+  return text.length > maxChars ? text.slice(0, maxChars) : text;
+}
+
+function fullCellText(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number") return numberText(value);
@@ -53,8 +64,8 @@ export function cellText(value: unknown): string {
       return v.richText.map((run) => (typeof run === "object" && run !== null && typeof (run as { text?: unknown }).text === "string" ? (run as { text: string }).text : "")).join("");
     }
     // Formulas (plain or shared) show their cached result; without one there is nothing to show.
-    if ("formula" in v || "sharedFormula" in v) return cellText(v.result);
-    if (typeof v.text === "string" || typeof v.text === "object") return cellText(v.text);
+    if ("formula" in v || "sharedFormula" in v) return fullCellText(v.result);
+    if (typeof v.text === "string" || typeof v.text === "object") return fullCellText(v.text);
     if (typeof v.error === "string") return "";
   }
   return "";

@@ -1,0 +1,105 @@
+import type { Queryable } from "../db/client.ts";
+import { findCheckout, findLatestCheckoutByEmail, findOwnerByProviderCodes } from "../db/subscriptions.ts";
+import { dueWithGrace, paidThrough } from "./periods.ts";
+import { planByCode, type PlanTable, type PlanTier } from "./plans.ts";
+import type { EventData } from "./webhook-event.ts";
+
+/**
+ * Which owner an event is about and, for an activation, which plan and until when. Nothing in a
+ * webhook that this server did not create is trusted: a charge activates a plan only for a
+ * reference this server initialised (its owner and tier come from our database), or as the
+ * renewal of a subscription we already hold, named by a Paystack code we stored, for a plan code
+ * we configured. Either way the amount and currency paid must be the plan's. `metadata` is
+ * never read: any payer can set it.
+ */
+
+/** The currency plan prices are configured in. */
+export const PLAN_CURRENCY = "NGN";
+
+export interface Target {
+  owner: string;
+  /** Set for activating events. */
+  activation?: { tier: PlanTier; activeUntil: Date };
+}
+
+/** A matched event, or why it changes nothing; `rejected` marks a failed check (worth a warning) rather than an event that is simply not ours. */
+export type Resolution = { ok: true; target: Target } | { ok: false; reason: string; rejected: boolean };
+
+const found = (target: Target): Resolution => ({ ok: true, target });
+const notOurs = (reason: string): Resolution => ({ ok: false, reason, rejected: false });
+const rejected = (reason: string): Resolution => ({ ok: false, reason, rejected: true });
+
+/** Integer kobo from Paystack's `amount` (a JSON number, sometimes a digit string); undefined for anything else. */
+function koboOf(v: unknown): bigint | undefined {
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === "string" && /^\d{1,15}$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+/** Why the amount and currency paid are not `expected` in the plan currency, or undefined when they are. */
+function paymentMismatch(amount: unknown, currency: string | undefined, expected: bigint, expectedCurrency = PLAN_CURRENCY): string | undefined {
+  const paid = koboOf(amount);
+  if (paid === undefined) return "the event carries no amount";
+  if ((currency ?? "").toUpperCase() !== expectedCurrency) return `paid in ${currency || "an unnamed currency"}, the plan is priced in ${expectedCurrency}`;
+  if (paid !== expected) return `paid ${paid} kobo, the plan costs ${expected} kobo`;
+  return undefined;
+}
+
+/** A valid date from Paystack's ISO text, or undefined. */
+function dateOf(v: unknown): Date | undefined {
+  if (typeof v !== "string" || v === "") return undefined;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+async function chargeTarget(db: Queryable, plans: PlanTable, data: EventData, known: string | undefined, now: Date): Promise<Resolution> {
+  if (data.status !== undefined && data.status !== "success") return rejected(`charge status is ${data.status}`);
+  const planCode = data.plan?.plan_code;
+  // The month a charge pays for starts when it was paid (a late delivery does not shorten it).
+  const paidAt = dateOf(data.paid_at) ?? now;
+  const checkout = data.reference ? await findCheckout(db, data.reference) : undefined;
+  if (checkout) {
+    const plan = plans[checkout.tier];
+    if (planCode && planCode !== checkout.planCode) return rejected(`charge for plan ${planCode} on a checkout started for ${checkout.planCode}`);
+    const mismatch = paymentMismatch(data.amount, data.currency, checkout.amountKobo ?? BigInt(plan.priceKobo), checkout.currency);
+    if (mismatch) return rejected(`checkout ${checkout.reference}: ${mismatch}`);
+    return found({ owner: checkout.owner, activation: { tier: checkout.tier, activeUntil: paidThrough(paidAt) } });
+  }
+  // Not a checkout of ours: only a renewal of a subscription we hold, for a plan we configured.
+  const plan = planByCode(plans, planCode);
+  if (!plan) {
+    return planCode || data.metadata ? rejected("charge names no checkout of this server and no configured plan") : notOurs("a charge unrelated to a plan");
+  }
+  if (!known) return rejected(`charge for plan ${plan.tier} from a customer with no subscription here`);
+  const mismatch = paymentMismatch(data.amount, data.currency, BigInt(plan.priceKobo));
+  if (mismatch) return rejected(`renewal for ${known}: ${mismatch}`);
+  return found({ owner: known, activation: { tier: plan.tier, activeUntil: paidThrough(paidAt) } });
+}
+
+async function subscriptionCreateTarget(db: Queryable, plans: PlanTable, data: EventData, known: string | undefined, now: Date): Promise<Resolution> {
+  const plan = planByCode(plans, data.plan?.plan_code);
+  if (!plan) return rejected("subscription for a plan code that is not configured");
+  // The subscription's own amount and the plan's currency, as Paystack sends them.
+  const mismatch = paymentMismatch(data.amount ?? data.plan?.amount, data.plan?.currency ?? PLAN_CURRENCY, BigInt(plan.priceKobo));
+  if (mismatch) return rejected(`subscription for ${plan.tier}: ${mismatch}`);
+  const next = dateOf(data.next_payment_date);
+  const until = next && next > now ? dueWithGrace(next) : paidThrough(now);
+  if (known) return found({ owner: known, activation: { tier: plan.tier, activeUntil: until } });
+  const email = data.customer?.email;
+  const checkout = email && plan.paystackPlanCode ? await findLatestCheckoutByEmail(db, email, plan.paystackPlanCode) : undefined;
+  if (!checkout) return notOurs("no checkout of this server for this customer and plan");
+  return found({ owner: checkout.owner, activation: { tier: checkout.tier, activeUntil: until } });
+}
+
+/** Which owner (and for activations, which plan and until when) an event is about. */
+export async function resolveTarget(db: Queryable, plans: PlanTable, event: string, data: EventData, now: Date): Promise<Resolution> {
+  const customerCode = data.customer?.customer_code;
+  const subscriptionCode = data.subscription_code ?? data.subscription?.subscription_code;
+  // An event about one subscription must not end another (an owner who changed plans): when it
+  // names a subscription, only that subscription's owner matches.
+  const ending = event !== "charge.success" && event !== "subscription.create";
+  const known = await findOwnerByProviderCodes(db, ending && subscriptionCode ? { subscriptionCode } : { subscriptionCode, customerCode });
+  if (event === "charge.success") return chargeTarget(db, plans, data, known, now);
+  if (event === "subscription.create") return subscriptionCreateTarget(db, plans, data, known, now);
+  return known ? found({ owner: known }) : notOurs("no owner matches this event");
+}
