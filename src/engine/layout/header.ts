@@ -11,6 +11,11 @@ export type ColumnRole =
   | "amount"
   | "drcr"
   | "balance"
+  /**
+   * The balance before the row's movement, printed beside the balance after it ("Balance Before" /
+   * "Balance After"); the balance after is the row's `balance`, the chain's running balance.
+   */
+  | "balance_before"
   | "reference"
   | "currency"
   | "extra_amount"
@@ -43,10 +48,13 @@ export function normaliseLabel(text: string): string {
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
+  ["balance_before", /^(?:(?:available |ledger |book )?bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?|old bal(?:ance)?|pre ?bal(?:ance)?|bal(?:ance)? b\/f)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
   ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],
   ["credit", /^(?:credits?|deposits?|lodgements?|lodgments?|money in|cr|paid in|inflows?|receipts?|credit amount|deposit cr|credit cr|amount in|inward|in|received)(?: cr| amount)?$/],
+  // Charges and fees printed beside the movement (wide app exports): amounts, never the movement.
+  ["extra_amount", /^(?:charges?|fees?|commission|vat|stamp duty|levy|tax|charge amount|fee amount|settlement amount|gross amount|net amount)$/],
   ["amount", /^(?:amount|amt|transaction amount|txn amount|trans amount|amount ngn|value)$/],
   ["time", /^(?:time|trans(?:action)? time only)$/],
   ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$/],
@@ -88,7 +96,7 @@ function roleOf(n: string, strict: boolean): ColumnRole | null {
   return null;
 }
 
-const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance"]);
+const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance", "balance_before"]);
 
 /** A header must name at least this many columns, one of them a date and one an amount. */
 const MIN_HEADER_COLUMNS = 3;
@@ -127,7 +135,7 @@ function adoptNarration(columns: Column[]): Column[] {
 }
 
 /** Roles that name one value per row; a second column of the same role is read but not used. */
-const ONE_PER_ROW: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "drcr", "currency", "time"]);
+const ONE_PER_ROW: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "drcr", "currency", "time"]);
 
 /**
  * Keeps one column per single-valued role. With two balances (ledger and available), the one that
