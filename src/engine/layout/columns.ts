@@ -297,6 +297,16 @@ function settleOnSides(columns: Column[]): void {
   for (const c of columns) if (c.role === "amount") c.role = "extra_amount";
 }
 
+/**
+ * A "Debit/Credit" heading over a column of figures, in a table without another movement column:
+ * the column holds signed amounts (+/-), not DR/CR markers.
+ */
+function signedSideColumn(columns: Column[], groups: Group[]): void {
+  if (columns.some((c) => c.role === "amount" || c.role === "debit" || c.role === "credit")) return;
+  const side = columns.find((c) => c.role === "drcr" && groups.some((g) => Math.min(g.x1, c.x1) - Math.max(g.x0, c.x0) > 0));
+  if (side) side.role = "amount";
+}
+
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
   const cells: Cell[] = [];
   for (const line of anchorLines(body)) {
@@ -304,8 +314,9 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   }
   const t = alignTolerance(body[0]);
   const merged = alignedGroups(cells, t);
-  const moneyIdx = columns.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const out = columns.map((c) => ({ ...c }));
+  signedSideColumn(out, merged);
+  const moneyIdx = out.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const widen = (j: number, g: Group) => {
     const col = out[j]!;
     col.x0 = Math.min(col.x0, g.x0);

@@ -45,6 +45,9 @@ export function normaliseLabel(text: string): string {
     .trim();
 }
 
+/** A currency sign or code in a heading: the column holds money. */
+const CURRENCY_MARK = /₦|\bNGN\b|\(N\)/i;
+
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
@@ -80,6 +83,9 @@ export function labelRole(text: string, strict = false): ColumnRole | null {
   const n = normaliseLabel(text);
   if (n === "" || n.split(" ").length > 5) return null;
   const role = roleOf(n, strict);
+  // "Debit/Credit(₦)", "DR/CR Amount": a side heading that names a currency or an amount heads
+  // one column of signed amounts, not a column of DR/CR markers.
+  if (role === "drcr" && CURRENCY_MARK.test(text)) return "amount";
   if (role || !n.includes("/")) return role;
   // "Description/Narration", "Ref/Cheque No": the first alternative that names a role.
   for (const part of n.split("/")) {
@@ -194,18 +200,43 @@ function dedupeDates(columns: Column[]): Column[] {
   });
 }
 
+/** A word longer than this is not two headings printed together. */
+const MAX_JOINED_WORD = 40;
+
+/**
+ * Words of a header run with their character offsets. A word that names no role but is two
+ * labels printed with no gap ("WithdrawalsLodgements", "DEBITCREDIT") is cut where both halves
+ * are labels.
+ */
+function labelWords(text: string): { w: string; at: number }[] {
+  const out: { w: string; at: number }[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const w = m[0];
+    const cut = w.length <= MAX_JOINED_WORD && !labelRole(w, true) ? joinedLabelCut(w) : -1;
+    if (cut > 0) out.push({ w: w.slice(0, cut), at: m.index }, { w: w.slice(cut), at: m.index + cut });
+    else out.push({ w, at: m.index });
+  }
+  return out;
+}
+
+/** Where a word splits into two labels (a case change preferred), or -1. */
+function joinedLabelCut(w: string): number {
+  let found = -1;
+  for (let k = 2; k <= w.length - 2; k++) {
+    if (!labelRole(w.slice(0, k), true) || !labelRole(w.slice(k), true)) continue;
+    if (/[a-z)]/.test(w[k - 1]!) && /[A-Z(]/.test(w[k]!)) return k;
+    if (found < 0) found = k;
+  }
+  return found;
+}
+
 /** Greedy longest-label split of a run of words, with proportional x extents. */
 function splitLabels(text: string, x0: number, x1: number): Column[] | null {
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words.length < 2 || words.length > 12) return null;
+  const pieces = labelWords(text);
+  if (pieces.length < 2 || pieces.length > 12) return null;
   const per = (x1 - x0) / text.length;
-  const starts: number[] = [];
-  let pos = 0;
-  for (const w of words) {
-    const at = text.indexOf(w, pos);
-    starts.push(at);
-    pos = at + w.length;
-  }
+  const words = pieces.map((p) => p.w);
   const out: Column[] = [];
   let i = 0;
   while (i < words.length) {
@@ -214,8 +245,8 @@ function splitLabels(text: string, x0: number, x1: number): Column[] | null {
       const label = words.slice(i, i + n).join(" ");
       const role = labelRole(label, true);
       if (role) {
-        const s = starts[i]!;
-        const e = starts[i + n - 1]! + words[i + n - 1]!.length;
+        const s = pieces[i]!.at;
+        const e = pieces[i + n - 1]!.at + words[i + n - 1]!.length;
         out.push({ role, label, x0: x0 + s * per, x1: x0 + e * per });
         found = n;
         break;
