@@ -13,6 +13,8 @@ interface Block {
   split: number;
   /** The split was a tie between gaps; the document's majority decides it. */
   tie: boolean;
+  /** Top-of-page lines that end the last row of the page before (vertically centred documents). */
+  carried: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
   for (const p of pendings) {
     const last = blocks[blocks.length - 1];
     if (last && last.prev === p.prevRow && (p.prevRow >= 0 || last.lines[0]!.line.page === p.line.page)) last.lines.push(p);
-    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false });
+    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0 });
   }
   let above = 0;
   let below = 0;
@@ -56,8 +58,22 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
     }
   }
   const preferAbove = above > below;
+  // Cells centred on their row: each row takes as many lines below it as it has above, which
+  // holds where gaps do not (rows whose text spills into a small fee row squeezed between them).
+  const centred = preferAbove ? centredSplits(blocks, rows) : null;
+  if (centred) {
+    blocks.forEach((b, i) => {
+      b.split = centred[i]!.split;
+      b.carried = centred[i]!.carried;
+      b.tie = false;
+    });
+  }
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
+    if (b.carried > 0) {
+      const row = rows[b.lines[0]!.carryRow]!;
+      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
+    }
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
@@ -97,9 +113,77 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
         }
       }
     } else {
-      for (let t = 0; t < b.split; t++) outside.push(b.lines[t]!.line);
+      for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
+}
+
+/** A row's text is centred on its date line when the middle of its lines is this close to it (glyph heights). */
+const CENTRED_TOLERANCE = 0.35;
+/** Share of rows with continuation lines that must be centred for the document to count as centred. */
+const CENTRED_SHARE = 0.8;
+/** Rows with continuation lines needed before the document's alignment is judged. */
+const CENTRED_MIN_ROWS = 3;
+
+/**
+ * Splits of a document whose cells are vertically centred on the row (its date line in the middle
+ * of its narration lines), or null when the rows are not centred. Going down the page, a block
+ * between two rows gives the row above as many lines as that row has above it; the rest go to the
+ * row below. At the top of a page, lines before a clear gap end the row cut by the page break.
+ */
+function centredSplits(blocks: Block[], rows: RowDraft[]): { split: number; carried: number }[] | null {
+  const aboveOf = new Map<number, number>();
+  const own = new Map<number, number[]>();
+  const give = (row: number, ys: number[]) => own.set(row, [...(own.get(row) ?? []), ...ys]);
+  const out = blocks.map((b) => {
+    const k = b.lines.length;
+    const ys = b.lines.map((p) => p.line.y);
+    if (b.prev >= 0 && b.next >= 0) {
+      const split = Math.min(aboveOf.get(b.prev) ?? 0, k);
+      aboveOf.set(b.next, k - split);
+      give(b.prev, ys.slice(0, split));
+      give(b.next, ys.slice(split));
+      return { split, carried: 0 };
+    }
+    if (b.prev < 0 && b.next >= 0) {
+      const carried = b.lines[0]!.carryRow >= 0 ? pageBreakTail(ys, rows[b.next]!.y) : 0;
+      aboveOf.set(b.next, k - carried);
+      give(b.next, ys.slice(carried));
+      return { split: carried, carried };
+    }
+    if (b.prev >= 0) give(b.prev, ys);
+    return { split: b.split, carried: 0 };
+  });
+  let judged = 0;
+  let centred = 0;
+  for (const [i, ys] of own) {
+    if (ys.length === 0) continue;
+    const row = rows[i]!;
+    const lo = Math.min(row.y, ...ys);
+    const hi = Math.max(row.y, ...ys);
+    judged++;
+    if (Math.abs((lo + hi) / 2 - row.y) <= CENTRED_TOLERANCE * glyphHeight(blocks)) centred++;
+  }
+  return judged >= CENTRED_MIN_ROWS && centred >= CENTRED_SHARE * judged ? out : null;
+}
+
+/** The glyph height of the continuation lines (they share the table's font). */
+function glyphHeight(blocks: Block[]): number {
+  return blocks[0]?.lines[0]?.line.h ?? 1;
+}
+
+/**
+ * How many of the lines at the top of a page (baselines `ys`, then the first row's date line at
+ * `rowY`) end the row cut by the page break: those before a gap clearly wider than every other.
+ */
+function pageBreakTail(ys: number[], rowY: number): number {
+  if (ys.length < 2) return 0;
+  const all = [...ys, rowY];
+  const gaps = all.slice(1).map((y, i) => y - all[i]!);
+  let best = 0;
+  for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[best]!) best = t;
+  const clear = gaps.every((g, t) => t === best || g * (1 + GAP_TIE) < gaps[best]!);
+  return clear ? best + 1 : 0;
 }
 
 /**
