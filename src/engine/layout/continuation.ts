@@ -60,7 +60,9 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
   const preferAbove = above > below;
   // Cells centred on their row: each row takes as many lines below it as it has above, which
   // holds where gaps do not (rows whose text spills into a small fee row squeezed between them).
-  const centred = preferAbove ? centredSplits(blocks, rows) : null;
+  // Tried only where some block clearly puts lines above their row: with uniform spacing, a
+  // top-aligned table looks centred too.
+  const centred = above > 0 && above >= below ? centredSplits(blocks, rows) : null;
   if (centred) {
     blocks.forEach((b, i) => {
       b.split = centred[i]!.split;
