@@ -156,6 +156,28 @@ describe("vertically centred rows", () => {
   });
 });
 
+describe("rows cut by a page break", () => {
+  test("a centred row whose figures end one page and whose date cell heads the next takes that date", () => {
+    const head: [number, ...[number, string][]] = [60, [20, "Date"], [100, "Narration"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          head,
+          [80, [20, "2025-11-14"], [100, "SALARY NOV 2025 - ACME"], { r: 430, t: "9,000.00" }, { r: 520, t: "10,000.00" }],
+          [92, [100, "Transfer from Ada - rent"], { r: 360, t: "" }, { r: 430, t: "500.00" }, { r: 520, t: "10,500.00" }],
+        ]),
+        page(2, [head, [74, [20, "2025-11-16"]], [90, [20, "2025-11-17"], [100, "POS PURCHASE"], { r: 350, t: "1,500.00" }, { r: 520, t: "9,000.00" }]]),
+      ),
+    );
+    expect(brief(r).map((t) => [t[0].slice(0, 10), t[1]])).toEqual([
+      ["2025-11-14", "SALARY NOV 2025 - ACME"],
+      ["2025-11-16", "Transfer from Ada - rent"],
+      ["2025-11-17", "POS PURCHASE"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
 describe("fixed-width pages", () => {
   /** Courier-like: every character advances 4.8 pt, each word drawn as its own item. */
   const mono = (lines: [number, string][]): PageText => {

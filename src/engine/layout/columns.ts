@@ -340,7 +340,9 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
     }
   }
   // Placeholders alone ("-" under a terminal id) do not make a column of figures.
-  if (alignedGroups(cells.filter((c) => c.kind === "money"), t).length === moneyIdx.length) settleOnSides(out);
+  // Every line's figures count here: a centred row may print its date on a line of its own.
+  const figures = body.flatMap((l) => l.cells.filter((c) => c.kind === "money"));
+  if (alignedGroups(figures, t).length === moneyIdx.length) settleOnSides(out);
   learnTextBands(out, body, t);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {

@@ -17,11 +17,18 @@ export interface UndatedMoney {
 /**
  * True when a dated line without amounts closes the row whose amounts were printed above it
  * (the date cell bottom-aligned under a wrapped narration): no row began in between and every
- * line from the amounts down to the date follows the one above within the continuation gap.
+ * line from the amounts down to the date follows the one above within the continuation gap, or
+ * the date heads the next page.
  */
 export function dateBelowAmounts(u: UndatedMoney, line: Line, pendings: Pending[], rows: RowDraft[], amountLines: AmountLine[]): boolean {
-  if (u.line.page !== line.page) return false;
   if (u.row >= 0 ? u.row !== rows.length - 1 : amountLines[u.amountLine]?.rowIndex !== rows.length) return false;
+  // A row cut by a page break with its cells centred on each part: its figures at the foot of one
+  // page, the top of its date cell at the head of the next, before any other row there.
+  if (line.page === u.line.page + 1) {
+    const above = pendings.filter((p) => p.line.page === line.page && p.line.y < line.y).map((p) => p.line.y);
+    return [...above, line.y].every((y, k, ys) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
+  }
+  if (u.line.page !== line.page) return false;
   const between = pendings.filter((p) => p.line.page === line.page && p.line.y > u.line.y && p.line.y < line.y).map((p) => p.line.y);
   const ys = [u.line.y, ...between, line.y];
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);

@@ -51,7 +51,7 @@ const CURRENCY_MARK = /₦|\bNGN\b|\(N\)/i;
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
-  ["balance_before", /^(?:(?:available |ledger |book )?bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?|old bal(?:ance)?|pre ?bal(?:ance)?|bal(?:ance)? b\/f)$/],
+  ["balance_before", /^(?:(?:available |ledger |book )?bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?|old bal(?:ance)?|pre ?bal(?:ance)?|initial bal(?:ance)?|bal(?:ance)? b\/f)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
   ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],
@@ -200,6 +200,9 @@ function dedupeDates(columns: Column[]): Column[] {
   });
 }
 
+/** Words one run of header labels may hold. */
+const MAX_RUN_LABELS = 12;
+
 /** A word longer than this is not two headings printed together. */
 const MAX_JOINED_WORD = 40;
 
@@ -233,8 +236,10 @@ function joinedLabelCut(w: string): number {
 
 /** Greedy longest-label split of a run of words, with proportional x extents. */
 function splitLabels(text: string, x0: number, x1: number): Column[] | null {
+  // A run of more words than a header has labels is text, not headings (checked before any cut).
+  if (text.split(/\s+/).length > MAX_RUN_LABELS) return null;
   const pieces = labelWords(text);
-  if (pieces.length < 2 || pieces.length > 12) return null;
+  if (pieces.length < 2 || pieces.length > MAX_RUN_LABELS) return null;
   const per = (x1 - x0) / text.length;
   const words = pieces.map((p) => p.w);
   const out: Column[] = [];

@@ -25,8 +25,8 @@ export interface Line {
 const BASELINE_TOLERANCE = 0.35;
 /** Items closer than this share of the glyph height are one run of text (a normal space is ~0.25). */
 const RUN_GAP = 0.45;
-/** On a fixed-width page, items further apart than this many character advances are separate runs. */
-const FIXED_RUN_GAP = 1.5;
+/** On a fixed-width page, items further apart than this many character advances are separate runs (a word space is one advance, a column gap two or more). */
+const FIXED_RUN_GAP = 1.25;
 
 /**
  * A statement line is a few hundred characters; text beyond these caps (a crafted one-line

@@ -166,11 +166,20 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
   // Lines above this page's (repeated) header are its letterhead, not the end of the last row.
   for (const p of st.pendings) if (p.line.page === line.page && p.line.y < line.y) p.carryRow = -1;
-  st.header = { ...h, columns: widenColumns(h.columns, body) };
+  st.header = { ...h, columns: sameRoles(widenColumns(h.columns, body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
   st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
   markTable(st, lines[i + h.lineCount - 1]!);
+}
+
+/**
+ * A repeated header (same labels as the first) keeps the roles read on the first page, where the
+ * body had more rows to read them from (which amount columns carry figures of their own).
+ */
+function sameRoles(columns: Column[], first: Column[] | null): Column[] {
+  if (!first || first.length !== columns.length || first.some((c, j) => c.label !== columns[j]!.label)) return columns;
+  return columns.map((c, j) => (c.role === first[j]!.role ? c : { ...c, role: first[j]!.role }));
 }
 
 /** The line's cells placed in the columns, or null when most of them fit none (not a table line). */

@@ -21,8 +21,8 @@ const MAX_PIECES = 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount). */
 const HEAD = /^\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?$/;
-/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36"). */
-const PIECE = /^[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T]?$/;
+/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08"). */
+const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T]?$/;
 
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
