@@ -169,7 +169,7 @@ describe("rows cut by a page break", () => {
         page(2, [head, [74, [20, "2025-11-16"]], [90, [20, "2025-11-17"], [100, "POS PURCHASE"], { r: 350, t: "1,500.00" }, { r: 520, t: "9,000.00" }]]),
       ),
     );
-    expect(brief(r).map((t) => [t[0].slice(0, 10), t[1]])).toEqual([
+    expect(brief(r).map((t) => [String(t[0]).slice(0, 10), t[1]])).toEqual([
       ["2025-11-14", "SALARY NOV 2025 - ACME"],
       ["2025-11-16", "Transfer from Ada - rent"],
       ["2025-11-17", "POS PURCHASE"],
