@@ -11,10 +11,6 @@ export type ColumnRole =
   | "amount"
   | "drcr"
   | "balance"
-  /**
-   * The balance before the row's movement, printed beside the balance after it ("Balance Before" /
-   * "Balance After"); the balance after is the row's `balance`, the chain's running balance.
-   */
   | "balance_before"
   | "reference"
   | "currency"
@@ -51,7 +47,11 @@ const CURRENCY_MARK = /₦|\bNGN\b|\(N\)/i;
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
-  ["balance_before", /^(?:(?:available |ledger |book )?bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?|old bal(?:ance)?|pre ?bal(?:ance)?|initial bal(?:ance)?|bal(?:ance)? b\/f)$/],
+  // "Balance Before" beside "Balance After": each row then checks on its own (issue 13).
+  ["balance_before", /^(?:bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?)$/],
+  // Wider wording of wide app exports ("Pre-Balance", "Initial Balance"); "Balance After" and
+  // "Post Balance" are the row's `balance`, the chain's running balance.
+  ["balance_before", /^(?:(?:available|ledger|book) bal(?:ance)? before|old bal(?:ance)?|pre ?bal(?:ance)?|initial bal(?:ance)?|bal(?:ance)? b\/f)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
   ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],
