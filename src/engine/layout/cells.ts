@@ -16,6 +16,9 @@ export interface Cell {
   words?: Token[];
 }
 
+/** A lone dash, hyphen or en/em dash. */
+const DASH = /^[-\u2010-\u2015]$/;
+
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
 /** "03/01/" whose year went to the next line (the trailing separator tells it from a fraction). */
@@ -103,6 +106,9 @@ export function splitTyped(tokens: Token[]): Cell[] {
         if (kind === "drcr" && (prev?.kind === "text" || (tokens[i + 1] && cellKind(tokens[i + 1]!.text) === "text"))) kind = "text";
         // A number inside a phrase ("... TRANSACTION 103265", "SALARY APR 2024 ...") is part of the text.
         if (kind === "integer" && prev?.kind === "text") kind = "text";
+        // A spaced hyphen between words of one run ("Transfer from X - rent") is punctuation, not an
+        // empty-amount placeholder or a minus sign: placeholders stand apart, in their own column.
+        if (kind === "empty" && DASH.test(t.text) && prev?.kind === "text" && next && /^[\p{L}\d(]/u.test(next.text) && cellKind(next.text) !== "money") kind = "text";
         if (kind === "text" && prev?.kind === "text") {
           // Word extents are kept only for runs of several words (the only ones a column edge can cut).
           prev.words ??= [{ text: prev.text, x0: prev.x0, x1: prev.x1 }];

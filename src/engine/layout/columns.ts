@@ -11,9 +11,9 @@ import type { Line } from "./lines.ts";
  */
 
 /** Roles that hold at most one cell per line. */
-const SINGLE: ReadonlySet<ColumnRole> = new Set(["extra_amount", "date", "time", "value_date", "debit", "credit", "amount", "balance", "drcr", "currency"]);
+const SINGLE: ReadonlySet<ColumnRole> = new Set(["extra_amount", "date", "time", "value_date", "debit", "credit", "amount", "balance", "balance_before", "drcr", "currency"]);
 /** Amount columns; `extra_amount` is a second one of a kind (an available balance), read but not used. */
-const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "extra_amount"]);
+const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
 export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
 /** Cost meaning "never" (a date in an amount column); any real placement costs far less. */
@@ -24,6 +24,9 @@ const UNUSUAL = 6;
 const SOFT = 1;
 /** Penalty for a part of a date (a time, a year) in a date column. */
 const NEAR_MISS = 0.5;
+
+/** A bare integer with a leading zero or ten or more digits: an identifier, not an ungrouped amount. */
+const NEVER_AMOUNT = /^(?:0\d+|\d{10,})$/;
 
 function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
   switch (kind) {
@@ -44,6 +47,8 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       if (role === "reference" || role === "narration" || role === "other") return 0;
       // The year of a date printed over two lines ("02 Dec" / "2024").
       if ((role === "date" || role === "value_date") && /^(?:19|20)\d\d$/.test(text.trim())) return NEAR_MISS;
+      // Phone, meter, session and zero-padded reference numbers are never amounts.
+      if (NEVER_AMOUNT.test(text.trim())) return FORBIDDEN;
       return MONEY.has(role) ? SOFT : FORBIDDEN;
     case "drcr":
       if (role === "drcr") return 0;
@@ -281,6 +286,27 @@ export function alignedGroups(cells: Cell[], tol: number): Group[] {
   return merged;
 }
 
+/**
+ * A table with debit and credit columns and a separate amount column, each with its own column of
+ * figures (wide app exports: transaction amount, charge, settlement debit, settlement credit):
+ * the debit and credit are the movement; the amount is the gross figure before charges, read but
+ * not used. (An "Amount" heading without figures of its own is a group heading over the two.)
+ */
+function settleOnSides(columns: Column[]): void {
+  if (!columns.some((c) => c.role === "debit") || !columns.some((c) => c.role === "credit")) return;
+  for (const c of columns) if (c.role === "amount") c.role = "extra_amount";
+}
+
+/**
+ * A "Debit/Credit" heading over a column of figures, in a table without another movement column:
+ * the column holds signed amounts (+/-), not DR/CR markers.
+ */
+function signedSideColumn(columns: Column[], groups: Group[]): void {
+  if (columns.some((c) => c.role === "amount" || c.role === "debit" || c.role === "credit")) return;
+  const side = columns.find((c) => c.role === "drcr" && groups.some((g) => Math.min(g.x1, c.x1) - Math.max(g.x0, c.x0) > 0));
+  if (side) side.role = "amount";
+}
+
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
   const cells: Cell[] = [];
   for (const line of anchorLines(body)) {
@@ -288,8 +314,9 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   }
   const t = alignTolerance(body[0]);
   const merged = alignedGroups(cells, t);
-  const moneyIdx = columns.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const out = columns.map((c) => ({ ...c }));
+  signedSideColumn(out, merged);
+  const moneyIdx = out.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const widen = (j: number, g: Group) => {
     const col = out[j]!;
     col.x0 = Math.min(col.x0, g.x0);
@@ -312,6 +339,10 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
       if (best >= 0) widen(best, g);
     }
   }
+  // Placeholders alone ("-" under a terminal id) do not make a column of figures.
+  // Every line's figures count here: a centred row may print its date on a line of its own.
+  const figures = body.flatMap((l) => l.cells.filter((c) => c.kind === "money"));
+  if (alignedGroups(figures, t).length === moneyIdx.length) settleOnSides(out);
   learnTextBands(out, body, t);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {

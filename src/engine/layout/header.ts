@@ -11,6 +11,7 @@ export type ColumnRole =
   | "amount"
   | "drcr"
   | "balance"
+  | "balance_before"
   | "reference"
   | "currency"
   | "extra_amount"
@@ -40,16 +41,26 @@ export function normaliseLabel(text: string): string {
     .trim();
 }
 
+/** A currency sign or code in a heading: the column holds money. */
+const CURRENCY_MARK = /₦|\bNGN\b|\(N\)/i;
+
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
+  // "Balance Before" beside "Balance After": each row then checks on its own (issue 13).
+  ["balance_before", /^(?:bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?)$/],
+  // Wider wording of wide app exports ("Pre-Balance", "Initial Balance"); "Balance After" and
+  // "Post Balance" are the row's `balance`, the chain's running balance.
+  ["balance_before", /^(?:(?:available|ledger|book) bal(?:ance)? before|old bal(?:ance)?|pre ?bal(?:ance)?|initial bal(?:ance)?|bal(?:ance)? b\/f)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
   ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],
   ["credit", /^(?:credits?|deposits?|lodgements?|lodgments?|money in|cr|paid in|inflows?|receipts?|credit amount|deposit cr|credit cr|amount in|inward|in|received)(?: cr| amount)?$/],
+  // Charges and fees printed beside the movement (wide app exports): amounts, never the movement.
+  ["extra_amount", /^(?:charges?|fees?|commission|vat|stamp duty|levy|tax|charge amount|fee amount|settlement amount|gross amount|net amount)$/],
   ["amount", /^(?:amount|amt|transaction amount|txn amount|trans amount|amount ngn|value)$/],
   ["time", /^(?:time|trans(?:action)? time only)$/],
-  ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$/],
+  ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$|^(?:posted|booked|created|completed|initiated) (?:on|at)$/],
   ["narration", /^(?:(?:transaction|trans|txn) )?(?:description|narration|narrative|details?|remarks?|particulars|memo|descr|transaction details?|purpose)$/],
   ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$/],
   ["currency", /^(?:currency|ccy|curr)$/],
@@ -72,6 +83,9 @@ export function labelRole(text: string, strict = false): ColumnRole | null {
   const n = normaliseLabel(text);
   if (n === "" || n.split(" ").length > 5) return null;
   const role = roleOf(n, strict);
+  // "Debit/Credit(₦)", "DR/CR Amount": a side heading that names a currency or an amount heads
+  // one column of signed amounts, not a column of DR/CR markers.
+  if (role === "drcr" && CURRENCY_MARK.test(text)) return "amount";
   if (role || !n.includes("/")) return role;
   // "Description/Narration", "Ref/Cheque No": the first alternative that names a role.
   for (const part of n.split("/")) {
@@ -88,7 +102,7 @@ function roleOf(n: string, strict: boolean): ColumnRole | null {
   return null;
 }
 
-const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance"]);
+const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance", "balance_before"]);
 
 /** A header must name at least this many columns, one of them a date and one an amount. */
 const MIN_HEADER_COLUMNS = 3;
@@ -127,7 +141,7 @@ function adoptNarration(columns: Column[]): Column[] {
 }
 
 /** Roles that name one value per row; a second column of the same role is read but not used. */
-const ONE_PER_ROW: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "drcr", "currency", "time"]);
+const ONE_PER_ROW: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "drcr", "currency", "time"]);
 
 /**
  * Keeps one column per single-valued role. With two balances (ledger and available), the one that
@@ -186,18 +200,48 @@ function dedupeDates(columns: Column[]): Column[] {
   });
 }
 
+/** Words one run of header labels may hold. */
+const MAX_RUN_LABELS = 12;
+
+/** A word longer than this is not two headings printed together. */
+const MAX_JOINED_WORD = 40;
+
+/**
+ * Words of a header run with their character offsets. A word that names no role but is two
+ * labels printed with no gap ("WithdrawalsLodgements", "DEBITCREDIT") is cut where both halves
+ * are labels.
+ */
+function labelWords(text: string): { w: string; at: number }[] {
+  const out: { w: string; at: number }[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const w = m[0];
+    const cut = w.length <= MAX_JOINED_WORD && !labelRole(w, true) ? joinedLabelCut(w) : -1;
+    if (cut > 0) out.push({ w: w.slice(0, cut), at: m.index }, { w: w.slice(cut), at: m.index + cut });
+    else out.push({ w, at: m.index });
+  }
+  return out;
+}
+
+/** Where a word splits into two labels (a case change preferred), or -1. */
+function joinedLabelCut(w: string): number {
+  let found = -1;
+  for (let k = 2; k <= w.length - 2; k++) {
+    if (!labelRole(w.slice(0, k), true) || !labelRole(w.slice(k), true)) continue;
+    if (/[a-z)]/.test(w[k - 1]!) && /[A-Z(]/.test(w[k]!)) return k;
+    if (found < 0) found = k;
+  }
+  return found;
+}
+
 /** Greedy longest-label split of a run of words, with proportional x extents. */
 function splitLabels(text: string, x0: number, x1: number): Column[] | null {
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words.length < 2 || words.length > 12) return null;
+  // A run of more words than a header has labels is text, not headings (checked before any cut).
+  if (text.split(/\s+/).length > MAX_RUN_LABELS) return null;
+  const pieces = labelWords(text);
+  if (pieces.length < 2 || pieces.length > MAX_RUN_LABELS) return null;
   const per = (x1 - x0) / text.length;
-  const starts: number[] = [];
-  let pos = 0;
-  for (const w of words) {
-    const at = text.indexOf(w, pos);
-    starts.push(at);
-    pos = at + w.length;
-  }
+  const words = pieces.map((p) => p.w);
   const out: Column[] = [];
   let i = 0;
   while (i < words.length) {
@@ -206,8 +250,8 @@ function splitLabels(text: string, x0: number, x1: number): Column[] | null {
       const label = words.slice(i, i + n).join(" ");
       const role = labelRole(label, true);
       if (role) {
-        const s = starts[i]!;
-        const e = starts[i + n - 1]! + words[i + n - 1]!.length;
+        const s = pieces[i]!.at;
+        const e = pieces[i + n - 1]!.at + words[i + n - 1]!.length;
         out.push({ role, label, x0: x0 + s * per, x1: x0 + e * per });
         found = n;
         break;

@@ -25,25 +25,86 @@ export interface Line {
 const BASELINE_TOLERANCE = 0.35;
 /** Items closer than this share of the glyph height are one run of text (a normal space is ~0.25). */
 const RUN_GAP = 0.45;
+/** On a fixed-width page, items further apart than this many character advances are separate runs (a word space is one advance, a column gap two or more). */
+const FIXED_RUN_GAP = 1.25;
+
+/**
+ * A statement line is a few hundred characters; text beyond these caps (a crafted one-line
+ * megabyte) is cut before any pattern runs over it, so every regex sees bounded input.
+ */
+export const MAX_ITEM_CHARS = 2_000;
+export const MAX_LINE_CHARS = 8_000;
+
+/** An item cut to MAX_ITEM_CHARS, its width cut in proportion. */
+function capItem(it: TextItem): TextItem {
+  if (it.str.length <= MAX_ITEM_CHARS) return it;
+  return { ...it, str: it.str.slice(0, MAX_ITEM_CHARS), width: (it.width * MAX_ITEM_CHARS) / it.str.length };
+}
 
 /** Groups a page's items into lines by baseline, left to right, with typed cells. O(n log n). */
 export function pageLines(page: PageText): Line[] {
   const items = page.items
-    .map((it) => ({ it, base: it.y + it.height }))
+    .map((raw) => {
+      const it = capItem(raw);
+      return { it, base: it.y + it.height };
+    })
     .sort((a, b) => a.base - b.base || a.it.x - b.it.x);
-  const groups: { base: number; h: number; items: TextItem[] }[] = [];
+  const groups: { base: number; h: number; items: TextItem[]; chars: number }[] = [];
   for (const { it, base } of items) {
     const g = groups[groups.length - 1];
     const h = Math.max(it.height, 1);
     // The smaller glyph height sets the tolerance, so one large title cannot swallow nearby lines.
     if (g && Math.abs(base - g.base) <= BASELINE_TOLERANCE * Math.min(h, g.h)) {
-      g.items.push(it);
+      g.chars += it.str.length;
+      // Past the line cap the rest of the line is not read (see MAX_LINE_CHARS).
+      if (g.chars <= MAX_LINE_CHARS) g.items.push(it);
       g.h = Math.max(g.h, h);
     } else {
-      groups.push({ base, h, items: [it] });
+      groups.push({ base, h, items: [it], chars: it.str.length });
     }
   }
-  return groups.map((g) => buildLine(page.number, g.base, g.h, g.items, page.width));
+  const advance = monospaceAdvance(page.items);
+  return groups.map((g) => buildLine(page.number, g.base, g.h, advance === null ? g.items : splitAtDoubleSpaces(g.items), page.width, advance));
+}
+
+/** Items with at least this many characters measure a page's character advance. */
+const MIN_MEASURED = 3;
+/** Share of measured items whose advance must agree for the page to be fixed-width. */
+const MONOSPACE_SHARE = 0.9;
+/** Relative spread of advances still counted as one fixed pitch. */
+const MONOSPACE_SPREAD = 0.04;
+
+/**
+ * The character advance of a fixed-width page (a report printed in Courier with columns of
+ * spaces), or null for proportional text. On such a page a single space separates words and two
+ * or more separate columns, whatever the glyph height.
+ */
+function monospaceAdvance(items: TextItem[]): number | null {
+  const adv: number[] = [];
+  for (const it of items) {
+    const n = it.str.length;
+    if (n >= MIN_MEASURED && it.width > 0) adv.push(it.width / n);
+  }
+  if (adv.length < 20) return null;
+  adv.sort((a, b) => a - b);
+  const median = adv[adv.length >> 1]!;
+  const agree = adv.filter((a) => Math.abs(a - median) <= MONOSPACE_SPREAD * median).length;
+  return agree >= MONOSPACE_SHARE * adv.length ? median : null;
+}
+
+/** Runs of two or more spaces inside one fixed-width string are column gaps: the string is cut there. */
+function splitAtDoubleSpaces(items: TextItem[]): TextItem[] {
+  const out: TextItem[] = [];
+  for (const it of items) {
+    if (!/\S {2,}\S/.test(it.str)) {
+      out.push(it);
+      continue;
+    }
+    const per = it.width / Math.max(it.str.length, 1);
+    const re = /\S+(?: \S+)*/g;
+    for (let m = re.exec(it.str); m; m = re.exec(it.str)) out.push({ ...it, str: m[0], x: it.x + m.index * per, width: m[0].length * per });
+  }
+  return out;
 }
 
 /** The same string drawn again within this share of the glyph height is one string (simulated bold). */
@@ -67,7 +128,7 @@ function dropOverprints(items: TextItem[], h: number): TextItem[] {
   return kept;
 }
 
-function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidth: number): Line {
+function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidth: number, advance: number | null = null): Line {
   all.sort((a, b) => a.x - b.x);
   const items = dropOverprints(all, h);
   // Merge items into runs separated by visible gaps, then split runs into typed cells.
@@ -83,7 +144,9 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
   for (const it of items) {
     const x1 = it.x + Math.max(it.width, 0);
     const gap = it.x - runEnd;
-    if (gap > RUN_GAP * Math.max(h, it.height)) flush();
+    // Fixed-width text: one space (one advance) joins words, two or more part columns.
+    const runGap = advance === null ? RUN_GAP * Math.max(h, it.height) : FIXED_RUN_GAP * advance;
+    if (gap > runGap) flush();
     // No visible gap at all: the fragment continues the previous word ("Debit" + "(₦)").
     const last = run[run.length - 1];
     if (last && gap < 0.08 * h && !/\s$/.test(last.text) && !/^\s/.test(it.str)) {
@@ -138,7 +201,7 @@ export function sheetLines(sheet: SheetTable, sheetIndex: number): Line[] {
   sheet.rows.forEach((row, r) => {
     const cells: Cell[] = [];
     row.forEach((raw, c) => {
-      const text = (raw ?? "").replace(/\s+/g, " ").trim();
+      const text = (raw ?? "").slice(0, MAX_ITEM_CHARS).replace(/\s+/g, " ").trim();
       if (text === "") return;
       const typed = splitTyped(tokensOf(text, c, c + 1));
       // A sheet cell is one column: keep it whole unless it is plainly "amount DR" or the like.

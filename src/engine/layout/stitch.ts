@@ -3,30 +3,47 @@ import type { Cell } from "./cells.ts";
 import type { Line } from "./lines.ts";
 
 /**
- * Word processors wrap a too-narrow date cell wherever the line runs out, even mid-number
- * ("01/10/202" over "4", "03 Jan 20" over "24"). This pass puts such a date back together on
- * its first line, before any column or row is inferred, so the row starts where its date does.
+ * Word processors and report writers wrap a too-narrow date cell wherever the line runs out, even
+ * mid-number: "01/10/202" over "4", "03 Jan 20" over "24", or an ISO timestamp over four lines
+ * ("2025-" / "08-" / "13T19:" / "47:36"). This pass puts such a date back together on its first
+ * line, before any column or row is inferred, so the row starts where its date does.
  * Pure: lines that change are copied.
  */
 
-/** The second piece starts (or ends) within this share of the glyph height of the first's left (right) edge. */
+/** Each further piece starts (or ends) within this share of the glyph height of the first's left (right) edge. */
 const SAME_EDGE = 0.6;
-/** The second piece lies within this many glyph heights below the first. */
+/** Each further piece lies within this many glyph heights below the piece above it. */
 const NEXT_LINE = 2.2;
-/** Pieces longer than this are not halves of a date. */
+/** Pieces longer than this are not parts of a date. */
 const MAX_PIECE = 12;
+/** A date is wrapped over at most this many lines (an ISO timestamp in a very narrow column takes four). */
+const MAX_PIECES = 4;
 
+/** The first piece: digits with separators (no thousands comma, which would make it an amount). */
 const HEAD = /^\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?$/;
-const TAIL = /^[\dA-Za-z]{0,9}(?:[-/. ]?\d{1,4})?$/;
+/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08"). */
+const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T]?$/;
 
-/** The two halves joined: digits and separators without a space, words with one. */
+/** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
-  if (/[-/.]$/.test(a) || /^[-/.]/.test(b) || (/\d$/.test(a) && /^\d/.test(b))) return `${a}${b}`;
+  if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b) || (/\d$/.test(a) && /^\d/.test(b))) return `${a}${b}`;
   return `${a} ${b}`;
 }
 
+/** Amount-typed pieces qualify only without a thousands comma ("2025-" reads as a signed number). */
+const noComma = (c: Cell) => c.kind !== "money" || !c.text.includes(",");
+
 function isHead(c: Cell): boolean {
-  return c.kind !== "money" && c.text.length <= MAX_PIECE && HEAD.test(c.text) && !scanDate(c.text);
+  return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && !scanDate(c.text);
+}
+
+function isPiece(c: Cell): boolean {
+  return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text);
+}
+
+interface Found {
+  line: number;
+  cell: number;
 }
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
@@ -34,32 +51,60 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
   for (let i = 0; i < out.length; i++) {
     const line = out[i]!;
     if (line.source !== "pdf") continue;
-    cells: for (let k = 0; k < line.cells.length; k++) {
+    for (let k = 0; k < line.cells.length; k++) {
       const head = line.cells[k]!;
       if (!isHead(head)) continue;
-      for (let j = i + 1; j < out.length && j <= i + 3; j++) {
-        const below = out[j]!;
-        // A row split by a page break continues on the next page, under its repeated header.
-        const lastOnPage = out[i + 1]?.page !== line.page;
-        if (below.page === line.page ? below.y - line.y > NEXT_LINE * line.h : !lastOnPage || below.page !== line.page + 1) break;
-        // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
-        const tol = SAME_EDGE * line.h;
-        const m = below.cells.findIndex((c) => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol);
-        if (m < 0) continue;
-        const tail = below.cells[m]!;
-        if (tail.kind === "money" || tail.text.length > MAX_PIECE || !TAIL.test(tail.text)) break;
-        const joined = glue(head.text, tail.text);
-        if (!scanDate(joined)) break;
-        const cells = line.cells.slice();
-        cells[k] = { text: joined, x0: head.x0, x1: Math.max(head.x1, tail.x1), kind: "date" };
-        // The row still reaches down to where the date ended (same page), for its continuation lines.
-        out[i] = { ...withCells(line, cells), bottom: below.page === line.page ? below.y : line.y };
-        out[j] = withCells(below, below.cells.filter((_, n) => n !== m));
-        break cells;
+      const stitched = stitchFrom(out, i, head);
+      if (!stitched) continue;
+      const cells = line.cells.slice();
+      const last = stitched.pieces[stitched.pieces.length - 1]!;
+      cells[k] = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
+      const lastLine = out[last.line]!;
+      // The row still reaches down to where the date ended (same page), for its continuation lines.
+      out[i] = { ...withCells(line, cells), bottom: lastLine.page === line.page ? lastLine.y : line.y };
+      for (const p of stitched.pieces) {
+        const below = out[p.line]!;
+        out[p.line] = withCells(below, below.cells.filter((_, n) => n !== p.cell));
       }
+      break;
     }
   }
   return out;
+}
+
+/**
+ * The pieces below `head` that complete it: each on one of the next lines, on the edge the head
+ * is aligned to, until the joined text reads as a date. A piece that keeps it a date (a time
+ * after the day) is taken too; the longest reading wins.
+ */
+function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; pieces: Found[] } | null {
+  const line = lines[i]!;
+  const tol = SAME_EDGE * line.h;
+  let text = head.text;
+  let best: { text: string; pieces: Found[] } | null = null;
+  const pieces: Found[] = [];
+  let prev = line;
+  for (let j = i + 1; j < lines.length && j <= i + MAX_PIECES + 2 && pieces.length < MAX_PIECES - 1; j++) {
+    const below = lines[j]!;
+    if (below.cells.length === 0) continue;
+    // A row split by a page break continues on the next page, under its repeated header.
+    const lastOnPage = lines[i + 1]?.page !== line.page;
+    if (below.page === prev.page ? below.y - prev.y > NEXT_LINE * line.h : !lastOnPage || below.page !== line.page + 1) break;
+    // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
+    const m = below.cells.findIndex((c) => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol);
+    if (m < 0) continue;
+    const piece = below.cells[m]!;
+    if (!isPiece(piece)) break;
+    const joined = glue(text, piece.text);
+    const readable = scanDate(joined) !== null;
+    // Once a date reads, only a piece that keeps it a date belongs to it.
+    if (best && !readable) break;
+    text = joined;
+    pieces.push({ line: j, cell: m });
+    prev = below;
+    if (readable) best = { text, pieces: pieces.slice() };
+  }
+  return best;
 }
 
 function withCells(line: Line, cells: Cell[]): Line {

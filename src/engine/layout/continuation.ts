@@ -1,0 +1,214 @@
+import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft } from "./draft.ts";
+import type { ColumnRole } from "./header.ts";
+import type { Line } from "./lines.ts";
+
+/** Two gaps count as equal (no visible row separation) when they differ by less than this share. */
+const GAP_TIE = 0.2;
+
+interface Block {
+  prev: number;
+  next: number;
+  lines: Pending[];
+  /** Index in `lines` of the first line that goes to the next row (lines before it go to the previous row). */
+  split: number;
+  /** The split was a tie between gaps; the document's majority decides it. */
+  tie: boolean;
+  /** Top-of-page lines that end the last row of the page before (vertically centred documents). */
+  carried: number;
+}
+
+/**
+ * Attaches undated text lines to rows. The lines between two date lines form a block; the widest
+ * vertical gap in the block separates the rows, so lines before it continue the row above (top-
+ * aligned cells) and lines after it belong to the row below (bottom-aligned or vertically centred
+ * cells, as PalmPay and some bank exports print). Where no gap stands out, the document's clear
+ * blocks decide, and below wins when the document has none.
+ */
+export function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
+  if (pendings.length === 0) return;
+  const blocks: Block[] = [];
+  for (const p of pendings) {
+    const last = blocks[blocks.length - 1];
+    if (last && last.prev === p.prevRow && (p.prevRow >= 0 || last.lines[0]!.line.page === p.line.page)) last.lines.push(p);
+    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0 });
+  }
+  let above = 0;
+  let below = 0;
+  for (const b of blocks) {
+    const first = b.lines[0]!.line;
+    // Rows are in reading order, so the row after a pending line is the next one pushed after it.
+    const n = b.prev >= 0 ? b.prev + 1 : b.lines[0]!.nextRow;
+    const r = n >= 0 ? rows[n] : undefined;
+    b.next = r && r.page === first.page && r.y > first.y ? n : -1;
+    const k = b.lines.length;
+    if (b.prev < 0) b.split = 0;
+    else if (b.next < 0) b.split = k;
+    else {
+      // gaps[t]: the gap before lines[t] (t = k: before the next row's date line).
+      const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+      const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
+      let best = k;
+      for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
+      b.tie = gaps.some((g, t) => t !== best && g * (1 + GAP_TIE) >= gaps[best]!);
+      b.split = best;
+      if (!b.tie) {
+        if (best < k) above++;
+        else below++;
+      }
+    }
+  }
+  const preferAbove = above > below;
+  // Cells centred on their row: each row takes as many lines below it as it has above, which
+  // holds where gaps do not (rows whose text spills into a small fee row squeezed between them).
+  // Tried only where some block clearly puts lines above their row: with uniform spacing, a
+  // top-aligned table looks centred too.
+  const centred = above > 0 && above >= below ? centredSplits(blocks, rows) : null;
+  if (centred) {
+    blocks.forEach((b, i) => {
+      b.split = centred[i]!.split;
+      b.carried = centred[i]!.carried;
+      b.tie = false;
+    });
+  }
+  for (const b of blocks) {
+    if (b.tie && preferAbove && b.next >= 0) b.split = 0;
+    if (b.carried > 0) {
+      const row = rows[b.lines[0]!.carryRow]!;
+      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
+    }
+    // Lines at the top of a page, before its first date line, in a document whose cells are
+    // top-aligned: the end of the last row of the page before, split by the page break.
+    const carry = b.lines[0]!.carryRow;
+    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows))) {
+      const row = rows[carry]!;
+      for (const p of b.lines) appendParts(row, p.parts, "after");
+      continue;
+    }
+    // Lines going up to the next row: attach from the date line upwards while each is close.
+    if (b.next >= 0) {
+      const row = rows[b.next]!;
+      let edge = row.y;
+      for (let t = b.lines.length - 1; t >= b.split; t--) {
+        const p = b.lines[t]!;
+        if (edge - p.line.y <= CONTINUATION_GAP * p.line.h) {
+          appendParts(row, p.parts, "before");
+          edge = p.line.y;
+        } else {
+          for (let u = t; u >= b.split; u--) outside.push(b.lines[u]!.line);
+          break;
+        }
+      }
+    } else {
+      for (let t = b.split; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
+    }
+    // Lines going down from the previous row, while each is close to the one before.
+    if (b.prev >= 0) {
+      const row = rows[b.prev]!;
+      for (let t = 0; t < b.split; t++) {
+        const p = b.lines[t]!;
+        if (p.line.y - row.lastY <= CONTINUATION_GAP * p.line.h) {
+          appendParts(row, p.parts, "after");
+          row.lastY = p.line.y;
+        } else {
+          for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
+          break;
+        }
+      }
+    } else {
+      for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
+    }
+  }
+}
+
+/** A row's text is centred on its date line when the middle of its lines is this close to it (glyph heights). */
+const CENTRED_TOLERANCE = 0.35;
+/** Share of rows with continuation lines that must be centred for the document to count as centred. */
+const CENTRED_SHARE = 0.8;
+/** Rows with continuation lines needed before the document's alignment is judged. */
+const CENTRED_MIN_ROWS = 3;
+
+/**
+ * Splits of a document whose cells are vertically centred on the row (its date line in the middle
+ * of its narration lines), or null when the rows are not centred. Going down the page, a block
+ * between two rows gives the row above as many lines as that row has above it; the rest go to the
+ * row below. At the top of a page, lines before a clear gap end the row cut by the page break.
+ */
+function centredSplits(blocks: Block[], rows: RowDraft[]): { split: number; carried: number }[] | null {
+  const aboveOf = new Map<number, number>();
+  const own = new Map<number, number[]>();
+  const give = (row: number, ys: number[]) => own.set(row, [...(own.get(row) ?? []), ...ys]);
+  const out = blocks.map((b) => {
+    const k = b.lines.length;
+    const ys = b.lines.map((p) => p.line.y);
+    if (b.prev >= 0 && b.next >= 0) {
+      const split = Math.min(aboveOf.get(b.prev) ?? 0, k);
+      aboveOf.set(b.next, k - split);
+      give(b.prev, ys.slice(0, split));
+      give(b.next, ys.slice(split));
+      return { split, carried: 0 };
+    }
+    if (b.prev < 0 && b.next >= 0) {
+      const carried = b.lines[0]!.carryRow >= 0 ? pageBreakTail(ys, rows[b.next]!.y) : 0;
+      aboveOf.set(b.next, k - carried);
+      give(b.next, ys.slice(carried));
+      return { split: carried, carried };
+    }
+    if (b.prev >= 0) give(b.prev, ys);
+    return { split: b.split, carried: 0 };
+  });
+  let judged = 0;
+  let centred = 0;
+  for (const [i, ys] of own) {
+    if (ys.length === 0) continue;
+    const row = rows[i]!;
+    const lo = Math.min(row.y, ...ys);
+    const hi = Math.max(row.y, ...ys);
+    judged++;
+    if (Math.abs((lo + hi) / 2 - row.y) <= CENTRED_TOLERANCE * glyphHeight(blocks)) centred++;
+  }
+  return judged >= CENTRED_MIN_ROWS && centred >= CENTRED_SHARE * judged ? out : null;
+}
+
+/** The glyph height of the continuation lines (they share the table's font). */
+function glyphHeight(blocks: Block[]): number {
+  return blocks[0]?.lines[0]?.line.h ?? 1;
+}
+
+/**
+ * How many of the lines at the top of a page (baselines `ys`, then the first row's date line at
+ * `rowY`) end the row cut by the page break: those before a gap clearly wider than every other.
+ */
+function pageBreakTail(ys: number[], rowY: number): number {
+  if (ys.length < 2) return 0;
+  const all = [...ys, rowY];
+  const gaps = all.slice(1).map((y, i) => y - all[i]!);
+  let best = 0;
+  for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[best]!) best = t;
+  const clear = gaps.every((g, t) => t === best || g * (1 + GAP_TIE) < gaps[best]!);
+  return clear ? best + 1 : 0;
+}
+
+/**
+ * Lines at the top of a page without its own header continue the last row only when they run
+ * into the page's first row, each within the continuation gap of the next: a page title floating
+ * above the rows, or text on a page without rows, is letterhead.
+ */
+function touchesTable(b: Block, rows: RowDraft[]): boolean {
+  const next = b.next >= 0 ? rows[b.next] : undefined;
+  if (!next) return false;
+  const ys = [...b.lines.map((p) => p.line.y), next.y];
+  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
+}
+
+export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after"): void {
+  for (const [role, text] of Object.entries(parts) as [ColumnRole, string][]) {
+    const have = row.cells[role];
+    if (!have) {
+      row.cells[role] = text;
+      continue;
+    }
+    // References wrap mid-token; narrations wrap between words.
+    const sep = role === "reference" && /\w$/.test(where === "after" ? have : text) && /^\w/.test(where === "after" ? text : have) ? "" : " ";
+    row.cells[role] = where === "after" ? `${have}${sep}${text}` : `${text}${sep}${have}`;
+  }
+}

@@ -1,0 +1,98 @@
+import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
+import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft } from "./draft.ts";
+import type { Line } from "./lines.ts";
+
+/**
+ * Undated lines with amounts inside the table: a further row of the day above (a date printed
+ * once per day), or the amounts of a row whose date cell is printed below them.
+ */
+
+/** An undated line with amounts: made a row of the day above (`row`), or kept as a leader/trailer (`amountLine`). */
+export interface UndatedMoney {
+  line: Line;
+  row: number;
+  amountLine: number;
+}
+
+/**
+ * True when a dated line without amounts closes the row whose amounts were printed above it
+ * (the date cell bottom-aligned under a wrapped narration): no row began in between and every
+ * line from the amounts down to the date follows the one above within the continuation gap, or
+ * the date heads the next page.
+ */
+export function dateBelowAmounts(u: UndatedMoney, line: Line, pendings: Pending[], rows: RowDraft[], amountLines: AmountLine[]): boolean {
+  if (u.row >= 0 ? u.row !== rows.length - 1 : amountLines[u.amountLine]?.rowIndex !== rows.length) return false;
+  // A row cut by a page break with its cells centred on each part: its figures at the foot of one
+  // page, the top of its date cell at the head of the next, before any other row there.
+  if (line.page === u.line.page + 1) {
+    const above = pendings.filter((p) => p.line.page === line.page && p.line.y < line.y).map((p) => p.line.y);
+    return [...above, line.y].every((y, k, ys) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
+  }
+  if (u.line.page !== line.page) return false;
+  const between = pendings.filter((p) => p.line.page === line.page && p.line.y > u.line.y && p.line.y < line.y).map((p) => p.line.y);
+  const ys = [u.line.y, ...between, line.y];
+  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
+}
+
+/**
+ * Makes the amounts line above the row's own: a row of the day above is re-dated, a leader line
+ * becomes the row. The lines in between and the date line itself then continue that row.
+ */
+export function claimAmountsAbove(
+  u: UndatedMoney,
+  date: { line: Line; parts: RoleTexts; dateText: string },
+  s: { rows: RowDraft[]; amountLines: AmountLine[]; pendings: Pending[]; labelled: { line: Line; rowIndex: number }[] },
+): void {
+  let index = u.row;
+  if (index >= 0) {
+    const row = s.rows[index]!;
+    row.cells.date = undefined;
+    if (row.inherited) row.cells.time = undefined;
+    row.dateText = date.dateText;
+    row.inherited = false;
+  } else {
+    const a = s.amountLines.splice(u.amountLine, 1)[0]!;
+    index = s.rows.length;
+    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dropped: [] });
+    for (let k = s.labelled.length - 1; k >= 0; k--) if (s.labelled[k]!.line === u.line) s.labelled.splice(k, 1);
+  }
+  for (const p of s.pendings) {
+    if (p.line.page !== date.line.page || p.line.y <= u.line.y || p.line.y >= date.line.y) continue;
+    p.prevRow = index;
+    p.carryRow = -1;
+  }
+  s.pendings.push({ line: date.line, parts: date.parts, prevRow: index, carryRow: -1, nextRow: index + 1 });
+}
+
+const amountOf = (t: string | undefined): Kobo | null => {
+  if (!t || isEmptyAmount(t)) return null;
+  const a = parseAmount(t);
+  if (!a) return null;
+  return a.marker === "DR" && a.kobo > 0n ? -a.kobo : a.kobo;
+};
+
+/**
+ * An undated line with exactly one movement is a further row of the day above when its balance
+ * follows from that row's balance (or, without a balance column, when it has a narration). Totals
+ * lines, which carry both sides, and balance-only lines do not qualify.
+ */
+export function continuesDay(last: RowDraft, parts: RoleTexts): boolean {
+  const d = amountOf(parts.debit);
+  const c = amountOf(parts.credit);
+  const a = amountOf(parts.amount);
+  const sides = [d, c, a].filter((k) => k !== null && k !== 0n);
+  if (sides.length !== 1) return false;
+  const bal = amountOf(parts.balance);
+  const prevBal = amountOf(last.cells.balance);
+  if (bal === null || prevBal === null) return parts.balance === undefined && last.cells.balance === undefined && Boolean(parts.narration);
+  const abs = (k: Kobo) => (k < 0n ? -k : k);
+  const forward = d !== null && d !== 0n ? prevBal - abs(d) === bal : c !== null && c !== 0n ? prevBal + abs(c) === bal : prevBal + a! === bal || prevBal - abs(a!) === bal || prevBal + abs(a!) === bal;
+  if (forward) return true;
+  // Newest-first listings: the row above happened after this one, so its own movement links them.
+  const ld = amountOf(last.cells.debit) ?? 0n;
+  const lc = amountOf(last.cells.credit) ?? 0n;
+  const la = amountOf(last.cells.amount);
+  const moves = la !== null ? [la, -la] : [abs(lc) - abs(ld)];
+  return moves.some((m) => bal + m === prevBal);
+}
+

@@ -1,0 +1,59 @@
+import type { Column, ColumnRole } from "./header.ts";
+import type { Line } from "./lines.ts";
+
+/** The shapes row assembly builds while it walks a table (layout/rows.ts and its helpers). */
+
+/** Text of each role of one row, continuation lines included. */
+export type RoleTexts = Partial<Record<ColumnRole, string>>;
+
+export interface RowDraft {
+  page: number;
+  y: number;
+  cells: RoleTexts;
+  /** Baseline of the row's last line so far. */
+  lastY: number;
+  /** The date cell of the row's own line (continuations may add to the date column). */
+  dateText: string;
+  /** Text on the row's line that fit no column (reported in the checks notes, never guessed into a field). */
+  dropped: string[];
+  /** The date was taken from the row above (a date printed once per day), not printed on this row. */
+  inherited?: boolean;
+}
+
+/** An undated line with amounts: an opening-balance line before the rows, a totals/closing line after. */
+export interface AmountLine {
+  cells: RoleTexts;
+  text: string;
+  /** Index of the next row at the time the line was seen (0 = before any row). */
+  rowIndex: number;
+}
+
+export interface TableScan {
+  rows: RowDraft[];
+  amountLines: AmountLine[];
+  /** Lines outside any table (metadata blocks, footers): used for metadata and bank detection. */
+  outside: Line[];
+  /** Header labels seen, for bank detection. */
+  headerText: string;
+  /** The columns of the first header, or null when no table header was found. */
+  columns: Column[] | null;
+  /** Account number of a second account's section that follows the first (its rows are not read). */
+  otherAccount: string | null;
+}
+
+/** A continuation line belongs to a row when it lies within this many glyph heights of the row's last line. */
+export const CONTINUATION_GAP = 2.6;
+
+export interface Pending {
+  line: Line;
+  parts: RoleTexts;
+  /** Index in rows of the row above on the same page, or -1. */
+  prevRow: number;
+  /** At the top of a page: the last row of the pages before (a row split by the page break), or -1. */
+  carryRow: number;
+  /** Index the next row will have (the row below, if it is on the same page). */
+  nextRow: number;
+  /** The line is under its own page's (repeated) header. */
+  underHeader?: boolean;
+}
+

@@ -1,0 +1,225 @@
+/**
+ * Layout rules for bank-app exports the team's own producers never made (issue 13, classes 4-8):
+ * very wide tables, timestamps wrapped over four lines, continuation lines, numbers that are not
+ * amounts, signed single columns, spaced hyphens, fixed-width pages and the line-length cap.
+ * The fixtures in fixtures/wild exercise the same rules on real producers' PDFs.
+ */
+import { describe, expect, test } from "bun:test";
+import { assembleStatement } from "../../src/engine/assemble.ts";
+import { headerColumns, labelRole } from "../../src/engine/layout/header.ts";
+import { MAX_ITEM_CHARS, MAX_LINE_CHARS, pageLines } from "../../src/engine/layout/lines.ts";
+import type { PageText } from "../../src/engine/types.ts";
+import { page, pdfDoc } from "./layout-helpers.ts";
+
+const brief = (r: ReturnType<typeof assembleStatement>) => r.transactions.map((t) => [t.date, t.narration, t.debit, t.credit, t.balance]);
+
+describe("heading vocabulary of wide exports", () => {
+  test.each([
+    ["Balance Before", "balance_before"],
+    ["Balance After", "balance"],
+    ["Previous Balance", "balance_before"],
+    ["Settlement Debit", "debit"],
+    ["Settlement Credit", "credit"],
+    ["Charge", "extra_amount"],
+    ["Fee", "extra_amount"],
+    ["Debit/Credit(₦)", "amount"],
+    ["Debit/Credit", "drcr"],
+    ["Posted On", "date"],
+  ])("%s -> %s", (label, role) => expect(labelRole(label)).toBe(role as never));
+
+  test("two headings printed with no gap are cut into their labels", () => {
+    const lines = pageLines(page(1, [[100, [20, "Date"], [100, "Narration"], [300, "WithdrawalsLodgements"], [420, "Balance"]]]));
+    const cols = headerColumns(lines[0]!)!;
+    expect(cols.map((c) => [c.role, c.label])).toEqual([
+      ["date", "Date"],
+      ["narration", "Narration"],
+      ["debit", "Withdrawals"],
+      ["credit", "Lodgements"],
+      ["balance", "Balance"],
+    ]);
+    // The cut falls between the two words, in proportion to their characters.
+    expect(cols[2]!.x1).toBeCloseTo(cols[3]!.x0, 5);
+  });
+});
+
+describe("very wide tables", () => {
+  test("an ISO timestamp wrapped over four lines is one date; settlement debit/credit are the movement", () => {
+    const head: [number, ...[number, string][]] = [
+      100,
+      [20, "Date"],
+      [70, "Narration"],
+      [200, "Transaction Amount"],
+      [290, "Charge"],
+      [325, "Settlement Debit"],
+      [405, "Settlement Credit"],
+      [490, "Balance Before"],
+      [560, "Balance After"],
+    ];
+    const row = (y: number, ts: string[], narr: string, amt: string, fee: string, d: string, c: string, before: string, after: string): [number, ...({ r: number; t: string } | [number, string])[]][] => [
+      [y, [20, ts[0]!], [70, narr], { r: 280, t: amt }, { r: 320, t: fee }, { r: 400, t: d }, { r: 480, t: c }, { r: 550, t: before }, { r: 630, t: after }],
+      [y + 9, [20, ts[1]!]],
+      [y + 18, [20, ts[2]!]],
+      [y + 27, [20, ts[3]!]],
+    ];
+    const r = assembleStatement(
+      pdfDoc(
+        page(
+          1,
+          [
+            head,
+            ...row(120, ["2025-", "08-", "13T19:", "47:36"], "POS PURCHASE TERMINAL 2057123456", "1,000.00", "10.75", "1,010.75", "0.00", "5,000.00", "3,989.25"),
+            ...row(160, ["2025-", "08-", "14T07:", "02:11"], "Transfer from Ada Obi - rent", "2,000.00", "50.00", "0.00", "1,950.00", "3,989.25", "5,939.25"),
+            ...row(200, ["2025-", "08-", "14T07:", "09:40"], "AIRTIME MTN 08031234567", "100.00", "0.00", "100.00", "0.00", "5,939.25", "5,839.25"),
+          ],
+          700,
+        ),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2025-08-13T19:47:36+01:00", "POS PURCHASE TERMINAL 2057123456", "1010.75", "0.00", "3989.25"],
+      ["2025-08-14T07:02:11+01:00", "Transfer from Ada Obi - rent", "0.00", "1950.00", "5939.25"],
+      ["2025-08-14T07:09:40+01:00", "AIRTIME MTN 08031234567", "100.00", "0.00", "5839.25"],
+    ]);
+    expect(r.metadata.opening_balance).toBe("5000.00");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("numbers that are not amounts", () => {
+  test("a phone or meter number drawn apart at the end of a narration, next to the debit column, is text", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [90, "Description"], [300, "Debit"], [370, "Credit"], [450, "Balance"]],
+          [112, [20, "01/03/2025"], [90, "AIRTIME MTN"], [250, "08031234567"], { r: 360, t: "" }, { r: 430, t: "5,000.00" }, { r: 520, t: "5,000.00" }],
+          [124, [20, "02/03/2025"], [90, "PREPAID TOKEN METER"], [250, "45012345678"], { r: 340, t: "1,500.00" }, { r: 520, t: "3,500.00" }],
+          [136, [20, "03/03/2025"], [90, "SESSION"], [250, "000015245662"], { r: 340, t: "500.00" }, { r: 520, t: "3,000.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t.slice(1))).toEqual([
+      ["AIRTIME MTN 08031234567", "0.00", "5000.00", "5000.00"],
+      ["PREPAID TOKEN METER 45012345678", "1500.00", "0.00", "3500.00"],
+      ["SESSION 000015245662", "500.00", "0.00", "3000.00"],
+    ]);
+  });
+});
+
+describe("signed single amount columns", () => {
+  test("Debit/Credit(₦) with +/- signs", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [100, "Description"], [300, "Debit/Credit(₦)"], [420, "Balance(₦)"]],
+          [112, [20, "01 Sep 2025"], [100, "Salary - September"], { r: 370, t: "+₦50,000.00" }, { r: 480, t: "₦60,000.00" }],
+          [124, [20, "02 Sep 2025"], [100, "Transfer to Obi"], { r: 370, t: "-₦1,200.50" }, { r: 480, t: "₦58,799.50" }],
+          [136, [20, "03 Sep 2025"], [100, "Airtime"], { r: 370, t: "-₦100.00" }, { r: 480, t: "₦58,699.50" }],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t.slice(1))).toEqual([
+      ["Salary - September", "0.00", "50000.00", "60000.00"],
+      ["Transfer to Obi", "1200.50", "0.00", "58799.50"],
+      ["Airtime", "100.00", "0.00", "58699.50"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("vertically centred rows", () => {
+  test("a fee row squeezed between long rows takes none of their spilled lines", () => {
+    // Row pitch shorter than the text: the last line of a long row is closer to the fee row below
+    // it than to its own date line, so gaps alone would give it to the fee row.
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [100, "Details"], [330, "Amount"], [380, "D/C"], [450, "Balance"]],
+          [118, [100, "NIP TRANSFER TO ADA OBI"]],
+          [127, [20, "01-Oct-2025"], { r: 360, t: "5,000.00" }, [380, "D"], { r: 500, t: "95,000.00" }],
+          [136, [100, "SESSION 123456789012345678901234567890"]],
+          [141, [20, "01-Oct-2025"], [100, "NIP CHARGE + VAT"], { r: 360, t: "10.75" }, [380, "D"], { r: 500, t: "94,989.25" }],
+          [146, [100, "Transfer from Musa Bello - rent"]],
+          [155, [20, "02-Oct-2025"], { r: 360, t: "20,000.00" }, [380, "C"], { r: 500, t: "114,989.25" }],
+          [164, [100, "OCTOBER"]],
+          [172, [100, "POS PURCHASE SHOPRITE"]],
+          [181, [20, "03-Oct-2025"], { r: 360, t: "3,000.00" }, [380, "D"], { r: 500, t: "111,989.25" }],
+          [190, [100, "TERMINAL 2057123456"]],
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t.slice(1))).toEqual([
+      ["NIP TRANSFER TO ADA OBI SESSION 123456789012345678901234567890", "5000.00", "0.00", "95000.00"],
+      ["NIP CHARGE + VAT", "10.75", "0.00", "94989.25"],
+      ["Transfer from Musa Bello - rent OCTOBER", "0.00", "20000.00", "114989.25"],
+      ["POS PURCHASE SHOPRITE TERMINAL 2057123456", "3000.00", "0.00", "111989.25"],
+    ]);
+  });
+});
+
+describe("rows cut by a page break", () => {
+  test("a centred row whose figures end one page and whose date cell heads the next takes that date", () => {
+    const head: [number, ...[number, string][]] = [60, [20, "Date"], [100, "Narration"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          head,
+          [80, [20, "2025-11-14"], [100, "SALARY NOV 2025 - ACME"], { r: 430, t: "9,000.00" }, { r: 520, t: "10,000.00" }],
+          [92, [100, "Transfer from Ada - rent"], { r: 360, t: "" }, { r: 430, t: "500.00" }, { r: 520, t: "10,500.00" }],
+        ]),
+        page(2, [head, [74, [20, "2025-11-16"]], [90, [20, "2025-11-17"], [100, "POS PURCHASE"], { r: 350, t: "1,500.00" }, { r: 520, t: "9,000.00" }]]),
+      ),
+    );
+    expect(brief(r).map((t) => [String(t[0]).slice(0, 10), t[1]])).toEqual([
+      ["2025-11-14", "SALARY NOV 2025 - ACME"],
+      ["2025-11-16", "Transfer from Ada - rent"],
+      ["2025-11-17", "POS PURCHASE"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("fixed-width pages", () => {
+  /** Courier-like: every character advances 4.8 pt, each word drawn as its own item. */
+  const mono = (lines: [number, string][]): PageText => {
+    const items = lines.flatMap(([y, text]) => {
+      const out: PageText["items"] = [];
+      const re = /\S+/g;
+      for (let m = re.exec(text); m; m = re.exec(text)) out.push({ str: m[0], x: 40 + m.index * 4.8, y, width: m[0].length * 4.8, height: 6 });
+      return out;
+    });
+    return { number: 1, width: 842, height: 595, items };
+  };
+  const fmt = (d: string, n: string, dr: string, cr: string, bal: string) => `${d.padEnd(12)}${n.padEnd(40)}${dr.padStart(12)}  ${cr.padStart(12)}  ${bal.padStart(12)}`;
+
+  test("one space joins words, two part columns; a spaced hyphen and a 30-digit session line stay in the narration", () => {
+    const rows: [number, string][] = [
+      [60, fmt("DATE", "NARRATION", "DEBIT", "CREDIT", "BALANCE")],
+      [70, fmt("02-JUN-25", "Transfer from Ada Obi - rent 2025", "", "5,000.00", "15,000.00")],
+      [80, `${"".padEnd(12)}102938475610293847561029384756`],
+      [90, fmt("03-JUN-25", "AIRTIME MTN 08031234567", "100.00", "", "14,900.00")],
+      [100, fmt("04-JUN-25", "SCHOOL FEES 2025", "4,900.00", "", "10,000.00")],
+      [110, fmt("05-JUN-25", "SALARY JUNE - ACME LTD", "", "2,000.00", "12,000.00")],
+      [120, fmt("06-JUN-25", "POS PURCHASE", "1,000.00", "", "11,000.00")],
+    ];
+    // The page needs enough measured items to count as fixed-width.
+    const r = assembleStatement(pdfDoc(mono(rows)));
+    expect(brief(r).map((t) => t.slice(1))).toEqual([
+      ["Transfer from Ada Obi - rent 2025 102938475610293847561029384756", "0.00", "5000.00", "15000.00"],
+      ["AIRTIME MTN 08031234567", "100.00", "0.00", "14900.00"],
+      ["SCHOOL FEES 2025", "4900.00", "0.00", "10000.00"],
+      ["SALARY JUNE - ACME LTD", "0.00", "2000.00", "12000.00"],
+      ["POS PURCHASE", "1000.00", "0.00", "11000.00"],
+    ]);
+  });
+});
+
+describe("line length", () => {
+  test("a one-line megabyte is cut to the line cap before any pattern reads it", () => {
+    const huge = "A".repeat(1 << 20);
+    const lines = pageLines(page(1, [[100, [20, huge], [30, "1".repeat(1 << 20)], [40, `${"9 ".repeat(1 << 19)}`]]]));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.text.length).toBeLessThanOrEqual(MAX_LINE_CHARS + 10);
+    for (const c of lines[0]!.cells) expect(c.text.length).toBeLessThanOrEqual(MAX_LINE_CHARS);
+    expect(MAX_ITEM_CHARS).toBeLessThan(MAX_LINE_CHARS);
+  });
+});
