@@ -1,4 +1,7 @@
 import { formatKobo, type Kobo } from "./money.ts";
+import { assignSidesByChain } from "./chain/assign.ts";
+import { linkOf } from "./chain/link.ts";
+import { orderByChain } from "./chain/order.ts";
 import type { Checks } from "./types.ts";
 
 /** One transaction in statement order, amounts already read, before ordering and balance checks. */
@@ -10,6 +13,8 @@ export interface LedgerRow {
   balance: Kobo | null;
   /** An amount whose side the statement does not say (unsigned amount column without DR/CR). */
   unsided: Kobo | null;
+  /** Printed balance before the row, where the statement has a Balance Before column. */
+  balanceBefore?: Kobo | null;
 }
 
 /** What a statement prints about itself (header or summary block); null where it prints nothing. */
@@ -38,7 +43,8 @@ export interface Reconciled<T extends LedgerRow> {
 }
 
 /**
- * Orders rows oldest first, settles unsided amounts from balance movements, fills balances that the
+ * Orders rows oldest first, puts rows that share a timestamp in the order their balances chain,
+ * settles unsided amounts and ambiguous sides from balance movements, fills balances that the
  * statement does not print (and says so), and checks the balance chain and the printed figures.
  * Printed numbers are never changed: a break is reported, not repaired.
  */
@@ -59,18 +65,38 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     notes.push("Rows were listed newest first and have been put oldest first.");
   }
 
-  settleUnsided(rows, printed.opening, notes);
+  const ordering = orderByChain(rows, printed.opening);
+  if (ordering.reorderedGroups.length > 0) {
+    rows = ordering.order.map((i) => rows[i]!);
+    const described = ordering.reorderedGroups.slice(0, 5).map((g) => `rows ${g.first + 1}-${g.first + g.size}`).join(", ");
+    notes.push(
+      `${ordering.reorderedGroups.length} group(s) of rows sharing one timestamp were printed out of balance order and are returned in the order their balances chain (${described}${ordering.reorderedGroups.length > 5 ? ", ..." : ""}); no row moved across timestamps.`,
+    );
+  }
+
+  settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);
+  // The first row's side is checked against the printed opening only when one side fits it
+  // exactly; a printed opening that fits neither side is judged below.
+  const flipped = assignSidesByChain(rows, rows[0]?.balanceBefore ?? printed.opening);
+  if (flipped.length > 0) notes.push(`Row(s) ${flipped.slice(0, 5).map((i) => i + 1).join(", ")}${flipped.length > 5 ? ", ..." : ""}: the amount's column was ambiguous; the side under which the balance chains was taken.`);
 
   const hasBalances = rows.some((r) => r.balance !== null);
+  const head = rows[0];
   let opening: Kobo;
   let openingSource: Checks["opening_balance_source"];
-  if (printed.opening !== null) {
+  const implied = head ? impliedOpening(head) : null;
+  if (printed.opening !== null && head && implied !== null && implied !== printed.opening && linkOf(printed.opening, head) === "break" && chainsFromFirst(rows)) {
+    // Some apps print the balance after the first row as the opening; the rows vouch for theirs.
+    opening = implied;
+    openingSource = "derived";
+    notes.push(openingDisagreement(printed, implied, rows));
+  } else if (printed.opening !== null) {
     opening = printed.opening;
     openingSource = "statement";
-  } else if (rows[0] && rows[0].balance !== null) {
-    opening = rows[0].balance - rows[0].credit + rows[0].debit;
+  } else if (head && implied !== null) {
+    opening = implied;
     openingSource = "derived";
-    notes.push("No opening balance is printed; it was derived from the first row.");
+    notes.push(head.balanceBefore != null ? "No opening balance is printed; the first row's balance before was taken." : "No opening balance is printed; it was derived from the first row.");
   } else {
     opening = 0n;
     openingSource = "assumed_zero";
@@ -79,25 +105,29 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
 
   let balancesDerived = false;
   let firstBreak: number | null = null;
+  const koboRows: number[] = [];
   let prev = opening;
   const out = rows.map((r, i) => {
-    const expected = prev + r.credit - r.debit;
+    const expected = (r.balanceBefore ?? prev) + r.credit - r.debit;
     let balance: Kobo;
     if (r.balance === null) {
       balance = expected;
       balancesDerived = true;
     } else {
       balance = r.balance;
-      if (balance !== expected && firstBreak === null) {
+      const link = linkOf(prev, r);
+      if (link === "kobo") koboRows.push(i);
+      if (link === "break" && firstBreak === null) {
         firstBreak = i;
-        notes.push(`Row ${i + 1}: balance ${formatKobo(balance)} but ${formatKobo(prev)} + ${formatKobo(r.credit)} - ${formatKobo(r.debit)} = ${formatKobo(expected)}.`);
+        const from = r.balanceBefore != null && r.balanceBefore !== prev ? `balance before ${formatKobo(r.balanceBefore)} is not the previous balance ${formatKobo(prev)}` : `balance ${formatKobo(balance)} but ${formatKobo(r.balanceBefore ?? prev)} + ${formatKobo(r.credit)} - ${formatKobo(r.debit)} = ${formatKobo(expected)}`;
+        notes.push(`Row ${i + 1}: ${from}.`);
       }
     }
     prev = balance;
     return { ...r, balance };
   });
   if (balancesDerived) notes.push(hasBalances ? "Some rows print no balance; theirs were derived from the chain." : "The statement has no balance column; balances were derived from the opening balance.");
-
+  if (koboRows.length > 0) notes.push(`Row(s) ${koboRows.slice(0, 5).map((i) => i + 1).join(", ")}${koboRows.length > 5 ? ", ..." : ""}: the printed balance is 1 kobo off the row's amounts (rounded half-kobo charges) and was accepted.`);
   let totalDebit = 0n;
   let totalCredit = 0n;
   let debits = 0;
@@ -157,6 +187,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
       reversed,
       count_match: countMatch,
       opening_balance_source: openingSource,
+      kobo_rounding_rows: koboRows,
       notes,
     },
   };
@@ -195,4 +226,35 @@ function settleUnsided(rows: LedgerRow[], opening: Kobo | null, notes: string[])
     prev = r.balance ?? (prev === null ? null : prev + r.credit - r.debit);
   }
   if (unresolved > 0) notes.push(`${unresolved} unsigned amount(s) could not be placed from the balance movement and were read as debits.`);
+}
+
+/** The balance before the first row, from its own figures. */
+function impliedOpening(r: LedgerRow): Kobo | null {
+  if (r.balanceBefore != null) return r.balanceBefore;
+  if (r.balance === null || (r.unsided !== null && r.unsided !== 0n)) return null;
+  return r.balance - r.credit + r.debit;
+}
+
+/** Every row after the first follows from the one before (the rows chain on their own). */
+function chainsFromFirst(rows: LedgerRow[]): boolean {
+  let prev = rows[0]?.balance ?? null;
+  for (const r of rows.slice(1)) {
+    if (linkOf(prev, r) === "break") return false;
+    prev = r.balance ?? (prev === null ? null : prev + r.credit - r.debit);
+  }
+  return rows.length > 1 || prev !== null;
+}
+
+/** The note on a printed opening balance the rows do not follow from, saying which one the printed figures agree with. */
+function openingDisagreement(printed: PrintedFigures, implied: Kobo, rows: LedgerRow[]): string {
+  const printedOpening = printed.opening!;
+  let net = 0n;
+  for (const r of rows) net += r.credit - r.debit;
+  const lastBalance = [...rows].reverse().find((r) => r.balance !== null)?.balance ?? implied + net;
+  const base = `The printed opening balance ${formatKobo(printedOpening)} is not the balance before the first row; the rows chain on their own from ${formatKobo(implied)}, which is reported as the opening balance (the printed one is kept in this note).`;
+  const closing = printed.closing ?? lastBalance;
+  const what = printed.closing !== null ? "printed closing balance" : "last balance";
+  if (implied + net === closing) return `${base} The ${what} and the rows' totals agree with the implied opening (${formatKobo(implied)} + credits - debits = ${formatKobo(closing)}).`;
+  if (printedOpening + net === closing) return `${base} The ${what} and the rows' totals agree with the printed opening (${formatKobo(printedOpening)} + credits - debits = ${formatKobo(closing)}).`;
+  return `${base} The ${what} ${formatKobo(closing)} agrees with neither opening plus the rows' totals.`;
 }

@@ -11,6 +11,7 @@ export type ColumnRole =
   | "amount"
   | "drcr"
   | "balance"
+  | "balance_before"
   | "reference"
   | "currency"
   | "extra_amount"
@@ -43,6 +44,8 @@ export function normaliseLabel(text: string): string {
 /** Ordered: the first rule that matches a label decides its role. */
 const VOCABULARY: [ColumnRole, RegExp][] = [
   ["drcr", /^(?:dr\/cr|cr\/dr|d\/c|c\/d|dr cr|debit\/credit|type|txn type|trans type|transaction type|indicator|sign)$/],
+  // "Balance Before" beside "Balance After": each row then checks on its own (issue 13).
+  ["balance_before", /^(?:bal(?:ance)? before|before bal(?:ance)?|prev(?:ious)? bal(?:ance)?)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
   ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],

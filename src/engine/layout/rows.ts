@@ -127,7 +127,8 @@ interface TableLine {
   hasMoney: boolean;
 }
 
-export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
+/** `oneAccount`: the lines are one account section already (sections/split.ts), so another account number above a header is a letterhead, not a stop. */
+export function scanTable(lines: Line[], fallback?: FallbackTable, opts: { oneAccount?: boolean } = {}): TableScan {
   const st: ScanState = {
     rows: [],
     amountLines: [],
@@ -160,7 +161,7 @@ export function scanTable(lines: Line[], fallback?: FallbackTable): TableScan {
       st.headerPage = -1;
     }
     const h = headerAt(lines, i);
-    if (h && startsOtherAccount(st, line)) continue;
+    if (h && !opts.oneAccount && startsOtherAccount(st, line)) continue;
     if (h) {
       enterHeader(st, lines, i, h);
       i += h.lineCount - 1;
