@@ -48,7 +48,8 @@ export function orderByChain(rows: readonly ChainRow[], opening: Kobo | null): O
     let chosen = members;
     if (e - s > 1 && members.every((i) => rows[i]!.balance !== null) && !chains(rows, members, prev, accepts)) {
       const start = prev !== null && members.some((i) => linkOf(prev, rows[i]!) !== "break") ? prev : null;
-      const found = searchOrder(rows, members, start, accepts);
+      // A printed opening can be wrong (the balance after the first row): then any row may go first.
+      const found = searchOrder(rows, members, start, accepts) ?? (start !== null ? searchOrder(rows, members, null, accepts) : null);
       if (found && found.some((v, k) => v !== members[k])) {
         chosen = found;
         reorderedGroups.push({ first: s, size: e - s });
