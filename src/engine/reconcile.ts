@@ -245,16 +245,31 @@ function chainsFromFirst(rows: LedgerRow[]): boolean {
   return rows.length > 1 || prev !== null;
 }
 
-/** The note on a printed opening balance the rows do not follow from, saying which one the printed figures agree with. */
+/**
+ * The note on a printed opening balance the rows do not follow from, saying which opening the
+ * printed closing balance (or the last balance) agrees with once the rows' totals are applied;
+ * rows accepted at 1 kobo off may leave that many kobo between them.
+ */
 function openingDisagreement(printed: PrintedFigures, implied: Kobo, rows: LedgerRow[]): string {
   const printedOpening = printed.opening!;
   let net = 0n;
-  for (const r of rows) net += r.credit - r.debit;
+  let rounded = 0n;
+  let prev: Kobo | null = implied;
+  for (const r of rows) {
+    net += r.credit - r.debit;
+    if (linkOf(prev, r) === "kobo") rounded++;
+    prev = r.balance ?? (prev === null ? null : prev + r.credit - r.debit);
+  }
   const lastBalance = [...rows].reverse().find((r) => r.balance !== null)?.balance ?? implied + net;
   const base = `The printed opening balance ${formatKobo(printedOpening)} is not the balance before the first row; the rows chain on their own from ${formatKobo(implied)}, which is reported as the opening balance (the printed one is kept in this note).`;
   const closing = printed.closing ?? lastBalance;
   const what = printed.closing !== null ? "printed closing balance" : "last balance";
-  if (implied + net === closing) return `${base} The ${what} and the rows' totals agree with the implied opening (${formatKobo(implied)} + credits - debits = ${formatKobo(closing)}).`;
-  if (printedOpening + net === closing) return `${base} The ${what} and the rows' totals agree with the printed opening (${formatKobo(printedOpening)} + credits - debits = ${formatKobo(closing)}).`;
-  return `${base} The ${what} ${formatKobo(closing)} agrees with neither opening plus the rows' totals.`;
+  const off = (opening: Kobo) => {
+    const d = closing - (opening + net);
+    return d < 0n ? -d : d;
+  };
+  const within = (opening: Kobo) => (off(opening) === 0n ? "" : ` within ${off(opening)} kobo of rounded charges`);
+  if (off(implied) <= rounded) return `${base} The ${what} ${formatKobo(closing)} agrees with the implied opening plus the rows' credits minus debits${within(implied)}.`;
+  if (off(printedOpening) <= rounded) return `${base} The ${what} ${formatKobo(closing)} agrees with the printed opening plus the rows' credits minus debits${within(printedOpening)}.`;
+  return `${base} The ${what} ${formatKobo(closing)} agrees with neither opening plus the rows' credits minus debits.`;
 }

@@ -119,7 +119,7 @@ describe("reconcile: the chain while rows are assembled", () => {
     expect(out.rowWiseReconcilable).toBe(true);
     const note = out.checks.notes.join(" ");
     expect(note).toContain("15.00");
-    expect(note).toContain("agree with the implied opening");
+    expect(note).toContain("agrees with the implied opening");
   });
 
   test("a printed opening with rows that do not chain on their own stays, and the break is reported", () => {
