@@ -40,6 +40,8 @@ export interface Reconciled<T extends LedgerRow> {
   totalCredit: Kobo;
   checks: Checks;
   rowWiseReconcilable: boolean;
+  /** Indexes of rows whose debit/credit side was taken from the chain rather than the column. */
+  sidesFromChain: number[];
 }
 
 /**
@@ -178,6 +180,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     totalDebit,
     totalCredit,
     rowWiseReconcilable,
+    sidesFromChain: flipped,
     checks: {
       row_chain: rowChain,
       first_break_index: firstBreak,

@@ -90,3 +90,20 @@ describe("splitSections", () => {
     expect(out.transactions).toHaveLength(1);
   });
 });
+
+describe("debit and credit told apart by the chain", () => {
+  test("a table without headings or printed opening, columns swapped: the whole-table reading wins over row-by-row moves", () => {
+    const doc = pdfDoc(
+      page(1, [
+        [112, [20, "01/04/2024"], [100, "SALARY APRIL"], { r: 400, t: "500.00" }, { r: 560, t: "1,500.00" }],
+        [124, [20, "02/04/2024"], [100, "POS PURCHASE"], { r: 470, t: "200.00" }, { r: 560, t: "1,300.00" }],
+        [136, [20, "03/04/2024"], [100, "ATM WITHDRAWAL"], { r: 470, t: "100.00" }, { r: 560, t: "1,200.00" }],
+        [148, [20, "04/04/2024"], [100, "TRANSFER IN"], { r: 400, t: "50.00" }, { r: 560, t: "1,250.00" }],
+      ]),
+    );
+    const out = assembleStatement(doc);
+    expect(out.transactions.map((t) => [t.debit, t.credit])).toEqual([["0.00", "500.00"], ["200.00", "0.00"], ["100.00", "0.00"], ["0.00", "50.00"]]);
+    expect(out.metadata.opening_balance).toBe("1000.00");
+    expect(out.row_wise_reconcilable).toBe(true);
+  });
+});

@@ -303,9 +303,12 @@ function preferTable(what: "opening" | "closing", table: Kobo | null, header: Ko
   return table ?? header;
 }
 
-/** How badly a reading reconciles: chain break first, then disagreeing printed figures. */
-function breaks(r: { checks: { row_chain: boolean; totals_match: boolean | null; closing_balance_match: boolean | null } }): number {
-  return (r.checks.row_chain ? 0 : 4) + (r.checks.totals_match === false ? 2 : 0) + (r.checks.closing_balance_match === false ? 1 : 0);
+/**
+ * How badly a reading reconciles: chain break first, then disagreeing printed figures; a reading
+ * that needed rows moved to the other side to chain loses a tie to one that chains as read.
+ */
+function breaks(r: { sidesFromChain: number[]; checks: { row_chain: boolean; totals_match: boolean | null; closing_balance_match: boolean | null } }): number {
+  return (r.checks.row_chain ? 0 : 4) + (r.checks.totals_match === false ? 2 : 0) + (r.checks.closing_balance_match === false ? 1 : 0) + (r.sidesFromChain.length > 0 ? 0.5 : 0);
 }
 
 const listed = (items: string[], n: number) => `${items.slice(0, n).map((t) => JSON.stringify(t)).join(", ")}${items.length > n ? ", ..." : ""}`;
