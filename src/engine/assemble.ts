@@ -48,7 +48,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
   const first = readSection(primaryScan, { profile, coverage });
   const read: ReadSection[] = [first];
   for (const s of scans.slice(1)) {
-    const ctx = { profile, coverage, primary: first.facts };
+    const ctx = { profile, coverage, primary: first.facts, primaryPeriod: [first.section.metadata.statement_period_start, first.section.metadata.statement_period_end] as [string, string] };
     read.push(!s.scan.columns || s.scan.rows.length === 0 ? emptySection(s, ctx) : readOrEmpty(s, ctx));
   }
   if (read.length > 1) {

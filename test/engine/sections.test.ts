@@ -54,6 +54,15 @@ describe("splitSections", () => {
     expect(out.row_wise_reconcilable).toBe(true);
   });
 
+  test("page headers printing each page's own figures: the chain from the page before keeps one section", () => {
+    const doc = pdfDoc(
+      page(1, [[30, [40, "Account Number: 0123456789"]], [42, [40, "Opening Balance: 100.00"], [300, "Closing Balance: 1,100.00"]], head(80), credit(100, "02/01/2024", "SALARY", "1,000.00", "1,100.00")]),
+      page(2, [[30, [40, "Account Number: 0123456789"]], [42, [40, "Opening Balance: 1,100.00"], [300, "Closing Balance: 1,050.00"]], head(80), debit(100, "03/01/2024", "POS", "50.00", "1,050.00")]),
+    );
+    expect(splitSections(documentLines(doc))).toHaveLength(1);
+    expect(assembleStatement(doc).transactions).toHaveLength(2);
+  });
+
   test("a summary of the account printed after its table is not another account", () => {
     const doc = pdfDoc(
       page(1, [

@@ -253,7 +253,7 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
  * A section whose table has no rows (a savings pocket never used in the period): its printed
  * figures, no transactions. Reconcilable only when its printed opening and closing agree.
  */
-export function emptySection(s: SectionScan, ctx: SectionContext & { primary: HeaderFacts }): ReadSection {
+export function emptySection(s: SectionScan, ctx: SectionContext & { primary: HeaderFacts; primaryPeriod: [string, string] }): ReadSection {
   const own = extractHeaderFacts(metadataLines(s.scan.outside));
   const facts: HeaderFacts = { ...own, accountNumber: own.accountNumber ?? ctx.primary.accountNumber, holder: own.holder ?? ctx.primary.holder, period: own.period ?? ctx.primary.period };
   const opening = own.opening ?? own.closing ?? 0n;
@@ -279,8 +279,8 @@ export function emptySection(s: SectionScan, ctx: SectionContext & { primary: He
         bank: ctx.profile?.id ?? "unknown",
         account_holder: scrub(facts.holder ?? ""),
         account_number_masked: maskAccountNumber(facts.accountNumber),
-        statement_period_start: facts.period ? formatLagos(dayStart(resolveDate(facts.period[0], order))) : "",
-        statement_period_end: facts.period ? formatLagos(dayStart(resolveDate(facts.period[1], order))) : "",
+        statement_period_start: facts.period ? formatLagos(dayStart(resolveDate(facts.period[0], order))) : ctx.primaryPeriod[0],
+        statement_period_end: facts.period ? formatLagos(dayStart(resolveDate(facts.period[1], order))) : ctx.primaryPeriod[1],
         opening_balance: formatKobo(opening),
         closing_balance: formatKobo(closing),
       },

@@ -1,4 +1,6 @@
+import { KOBO_TOLERANCE } from "../chain/link.ts";
 import { extractHeaderFacts, type HeaderFacts } from "../metadata.ts";
+import { type Kobo, parseAmount } from "../money.ts";
 import { headerAt } from "../layout/header.ts";
 import type { Line } from "../layout/lines.ts";
 import { CLOSING_LABEL, OPENING_LABEL } from "../layout/rows.ts";
@@ -48,7 +50,9 @@ export function splitSections(lines: Line[]): Line[][] {
     const summary = figureCount(facts) >= 2;
     // A letterhead and summary repeated on every page repeats the same figures.
     const repeated = sameFigures(facts, current);
-    if (!otherNumber && !(summary && !repeated && sameOrNoNumber(facts, current))) continue;
+    // The chain vetoes a summary-only split: a table whose first row follows from the last row
+    // above continues the same ledger (a page header that prints page figures).
+    if (!otherNumber && !(summary && !repeated && sameOrNoNumber(facts, current) && !continuesChain(lines[lastRow], firstRowAfter(lines, cur.end)))) continue;
     starts.push(headStart);
     if (facts.accountNumber) seen.add(facts.accountNumber);
     current = { ...facts, accountNumber: facts.accountNumber ?? current.accountNumber };
@@ -87,6 +91,31 @@ const sameFigures = (a: HeaderFacts, b: HeaderFacts) =>
   a.opening === b.opening && a.closing === b.closing && a.totalDebit === b.totalDebit && a.totalCredit === b.totalCredit && a.debitCount === b.debitCount && a.creditCount === b.creditCount;
 
 const sameOrNoNumber = (a: HeaderFacts, b: HeaderFacts) => a.accountNumber === null || b.accountNumber === null || a.accountNumber === b.accountNumber;
+
+/** The first row line from index `from` on, before the next header. */
+function firstRowAfter(lines: Line[], from: number): Line | undefined {
+  for (let j = from; j < lines.length; j++) {
+    if (isRowLine(lines[j]!)) return lines[j];
+    if (headerAt(lines, j)) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `next` (a row line) follows from `above`'s balance: one of next's amounts moves the
+ * balance printed last on `above` to the one printed last on `next` (within the 1-kobo rule).
+ * Lines whose amounts cannot be read that way say nothing (false).
+ */
+function continuesChain(above: Line | undefined, next: Line | undefined): boolean {
+  const amounts = (l: Line | undefined) => (l ? l.cells.filter((c) => c.kind === "money").map((c) => parseAmount(c.text)).filter((a) => a !== null).map((a) => a.kobo) : []);
+  const a = amounts(above);
+  const b = amounts(next);
+  if (a.length === 0 || b.length < 2) return false;
+  const prev = a[a.length - 1]!;
+  const bal = b[b.length - 1]!;
+  const near = (x: Kobo) => x - bal <= KOBO_TOLERANCE && bal - x <= KOBO_TOLERANCE;
+  return b.slice(0, -1).some((m) => m !== 0n && (near(prev + m) || near(prev - m)));
+}
 
 /** A table row's first line: a date and an amount on one line. */
 function isRowLine(line: Line): boolean {
