@@ -87,7 +87,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   let opening: Kobo;
   let openingSource: Checks["opening_balance_source"];
   const implied = head ? impliedOpening(head) : null;
-  if (printed.opening !== null && head && implied !== null && implied !== printed.opening && linkOf(printed.opening, head) === "break" && chainsFromFirst(rows)) {
+  if (printed.opening !== null && head && implied !== null && implied !== printed.opening && linkOf(printed.opening, head) === "break" && chainsFromFirst(rows) && firstRowVouched(rows, printed)) {
     // Some apps print the balance after the first row as the opening; the rows vouch for theirs.
     opening = implied;
     openingSource = "derived";
@@ -236,6 +236,25 @@ function impliedOpening(r: LedgerRow): Kobo | null {
   if (r.balanceBefore != null) return r.balanceBefore;
   if (r.balance === null || (r.unsided !== null && r.unsided !== 0n)) return null;
   return r.balance - r.credit + r.debit;
+}
+
+/**
+ * The first row's own figures are trusted over the printed opening only with something to back
+ * them: the printed opening is exactly the first row's balance (the apps' known slip), or the
+ * printed debit and credit totals both agree with the rows. Otherwise a misread first amount
+ * could pass for a wrong opening, so the break is reported instead.
+ */
+function firstRowVouched(rows: LedgerRow[], printed: PrintedFigures): boolean {
+  if (rows[0]!.balance === printed.opening) return true;
+  if (printed.totalDebit === null || printed.totalCredit === null) return false;
+  let debit = 0n;
+  let credit = 0n;
+  for (const r of rows) {
+    debit += r.debit;
+    credit += r.credit;
+  }
+  const abs = (k: Kobo) => (k < 0n ? -k : k);
+  return abs(printed.totalDebit) === debit && abs(printed.totalCredit) === credit;
 }
 
 /** Every row after the first follows from the one before (the rows chain on their own). */

@@ -122,6 +122,18 @@ describe("reconcile: the chain while rows are assembled", () => {
     expect(note).toContain("agrees with the implied opening");
   });
 
+  test("a printed opening nothing shows wrong stays: a misread first amount must not pass for a wrong opening", () => {
+    // Row 1 printed 500.00 but read as 50.00; the printed opening 1000 is right.
+    const bare = reconcile([r(1, 0n, 50n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 1000n, closing: 1300n });
+    expect(bare.opening).toBe(1000n);
+    expect(bare.rowWiseReconcilable).toBe(false);
+    expect(bare.checks.first_break_index).toBe(0);
+    // Printed totals that agree with the rows vouch for them.
+    const vouched = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 900n, totalCredit: 500n, totalDebit: 200n });
+    expect(vouched.opening).toBe(1000n);
+    expect(vouched.rowWiseReconcilable).toBe(true);
+  });
+
   test("a printed opening with rows that do not chain on their own stays, and the break is reported", () => {
     const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1234n)], { ...none, opening: 1500n });
     expect(out.opening).toBe(1500n);
