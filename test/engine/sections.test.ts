@@ -116,3 +116,25 @@ describe("debit and credit told apart by the chain", () => {
     expect(out.row_wise_reconcilable).toBe(true);
   });
 });
+
+describe("the table's own B/F and C/F rows", () => {
+  test("win over the header's labels when both are printed, with a note when they differ", () => {
+    const doc = pdfDoc(
+      page(1, [
+        [30, [40, "Account Number: 0123456789"]],
+        [42, [40, "Opening Balance: 1,000.00"], [300, "Closing Balance: 1,900.00"]],
+        head(80),
+        [100, [110, "Balance B/F"], { r: 540, t: "1,100.00" }],
+        credit(112, "02/01/2024", "SALARY", "1,000.00", "2,100.00"),
+        debit(124, "03/01/2024", "POS", "100.00", "2,000.00"),
+        [136, [110, "Balance C/F"], { r: 540, t: "2,000.00" }],
+      ]),
+    );
+    const out = assembleStatement(doc);
+    expect([out.metadata.opening_balance, out.metadata.closing_balance]).toEqual(["1100.00", "2000.00"]);
+    expect(out.row_wise_reconcilable).toBe(true);
+    const notes = out.checks.notes.join(" ");
+    expect(notes).toContain("table's own opening balance 1100.00");
+    expect(notes).toContain("table's own closing balance 2000.00");
+  });
+});
