@@ -10,6 +10,8 @@ import { balanceAfter, type ChainRow, linkOf } from "./link.ts";
 
 /** Search steps allowed per group: the chain picks the next row, so a real group needs about one per row. */
 const STEP_BUDGET = 20_000;
+/** Larger groups (a date-only statement's busiest day) are left as printed: the search recurses once per row. */
+const MAX_SEARCHED_GROUP = 5_000;
 
 export interface Ordering {
   /** Indexes into the input, in chain order. */
@@ -78,19 +80,31 @@ function chains(rows: readonly ChainRow[], seq: number[], prev: Kobo | null, acc
 
 /**
  * Depth-first: the next row is one that follows from the current balance (exact links tried
- * before 1-kobo ones), so the branching is the number of rows that happen to fit, not the group
- * size. Gives up after STEP_BUDGET steps. With an unknown start balance any row may go first.
+ * before 1-kobo ones), found through an index of the rows by their balance before, so the
+ * branching is the number of rows that happen to fit, not the group size. Gives up after
+ * STEP_BUDGET steps. With an unknown start balance any row may go first.
  */
 function searchOrder(rows: readonly ChainRow[], members: number[], start: Kobo | null, accepts: (b: Kobo | null) => boolean): number[] | null {
+  if (members.length > MAX_SEARCHED_GROUP) return null;
+  const byBefore = new Map<Kobo, number[]>();
+  const loose: number[] = [];
+  for (const i of members) {
+    const b = beforeOf(rows[i]!);
+    if (b === null) loose.push(i);
+    else byBefore.set(b, [...(byBefore.get(b) ?? []), i]);
+  }
   let steps = 0;
   const used = new Set<number>();
   const path: number[] = [];
+  const candidates = (bal: Kobo | null): number[] => {
+    const near = bal === null ? members : [...(byBefore.get(bal) ?? []), ...(byBefore.get(bal - 1n) ?? []), ...(byBefore.get(bal + 1n) ?? []), ...loose];
+    const fits = near.filter((i) => !used.has(i) && linkOf(bal, rows[i]!) !== "break");
+    return fits.sort((a, b) => rank(linkOf(bal, rows[a]!)) - rank(linkOf(bal, rows[b]!)) || a - b);
+  };
   const walk = (bal: Kobo | null): boolean => {
     if (++steps > STEP_BUDGET) return false;
     if (path.length === members.length) return accepts(bal);
-    const fits = members.filter((i) => !used.has(i) && linkOf(bal, rows[i]!) !== "break");
-    fits.sort((a, b) => rank(linkOf(bal, rows[a]!)) - rank(linkOf(bal, rows[b]!)) || a - b);
-    for (const i of fits) {
+    for (const i of candidates(bal)) {
       used.add(i);
       path.push(i);
       if (walk(balanceAfter(bal, rows[i]!))) return true;
