@@ -1,8 +1,7 @@
+/** How one table row's cells read as a date and money. */
 import { type RawDate, scanDate } from "../dates.ts";
 import type { RoleTexts } from "../layout/rows.ts";
 import { absKobo, isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
-
-/** How one table row's cells read as a date and money. */
 
 /**
  * The row's date: the date column with whatever continuation lines added to it (a year or a time
