@@ -4,6 +4,7 @@ import type { BankProfile } from "./banks/profile.ts";
 import { detectBank, profileById } from "./banks/detect.ts";
 import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { stitchBrokenDates } from "./layout/stitch.ts";
+import { accountScrubber } from "./metadata.ts";
 import { emptySection, type ReadSection, readSection, type SectionScan, scanSection } from "./sections/read.ts";
 import { splitSections } from "./sections/split.ts";
 import type { ExtractedDocument, ParseResponse } from "./types.ts";
@@ -53,6 +54,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
   }
   if (read.length > 1) {
     first.section.checks.notes.push(`The document holds ${read.length} account sections; each was read on its own (see accounts).`);
+    maskEveryAccount(read);
   }
   return { format_version: FORMAT_VERSION, ...first.section, accounts: read.map((r) => r.section) };
 }
@@ -64,5 +66,15 @@ function readOrEmpty(s: SectionScan, ctx: Parameters<typeof emptySection>[1]): R
   } catch (e) {
     if (e instanceof AppError && e.errorClass === "empty_statement") return emptySection(s, ctx);
     throw e;
+  }
+}
+
+/** A wallet row may name the savings account's full number ("Auto-save to 5120448093"): every section's number is masked everywhere. */
+function maskEveryAccount(read: ReadSection[]): void {
+  const scrubbers = [...new Set(read.map((r) => r.facts.accountNumber).filter((n): n is string => n !== null))].map(accountScrubber);
+  const scrub = (text: string) => scrubbers.reduce((t, f) => f(t), text);
+  for (const r of read) {
+    r.section.metadata.account_holder = scrub(r.section.metadata.account_holder);
+    r.section.transactions = r.section.transactions.map((t) => ({ ...t, narration: scrub(t.narration), reference: scrub(t.reference) }));
   }
 }

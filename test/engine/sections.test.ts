@@ -138,3 +138,24 @@ describe("the table's own B/F and C/F rows", () => {
     expect(notes).toContain("table's own closing balance 2000.00");
   });
 });
+
+test("every section's full account number is masked in every section's rows", () => {
+  const doc = pdfDoc(
+    page(1, [
+      [30, [40, "Account Number: 0123456789"]],
+      head(80),
+      debit(100, "02/01/2024", "AUTO-SAVE TO 9876543210", "100.00", "900.00"),
+      [200, [40, "Savings Account"]],
+      [212, [40, "Account Number: 9876543210"]],
+      head(240),
+      credit(260, "02/01/2024", "AUTO-SAVE FROM 0123456789", "100.00", "5,100.00"),
+    ]),
+  );
+  const out = assembleStatement(doc);
+  expect(out.accounts).toHaveLength(2);
+  expect(out.transactions[0]!.narration).toBe("AUTO-SAVE TO ******3210");
+  expect(out.accounts[1]!.transactions[0]!.narration).toBe("AUTO-SAVE FROM ******6789");
+  const json = JSON.stringify(out);
+  expect(json).not.toContain("9876543210");
+  expect(json).not.toContain("0123456789");
+});
