@@ -1,4 +1,8 @@
 import { formatKobo, type Kobo } from "./money.ts";
+import { assignSidesByChain } from "./chain/assign.ts";
+import { linkOf } from "./chain/link.ts";
+import { chainsFromFirst, firstRowVouched, impliedOpening, openingDisagreement } from "./chain/opening.ts";
+import { orderByChain } from "./chain/order.ts";
 import type { Checks } from "./types.ts";
 
 /** One transaction in statement order, amounts already read, before ordering and balance checks. */
@@ -10,6 +14,8 @@ export interface LedgerRow {
   balance: Kobo | null;
   /** An amount whose side the statement does not say (unsigned amount column without DR/CR). */
   unsided: Kobo | null;
+  /** Printed balance before the row, where the statement has a Balance Before column. */
+  balanceBefore?: Kobo | null;
 }
 
 /** What a statement prints about itself (header or summary block); null where it prints nothing. */
@@ -35,10 +41,13 @@ export interface Reconciled<T extends LedgerRow> {
   totalCredit: Kobo;
   checks: Checks;
   rowWiseReconcilable: boolean;
+  /** Indexes of rows whose debit/credit side was taken from the chain rather than the column. */
+  sidesFromChain: number[];
 }
 
 /**
- * Orders rows oldest first, settles unsided amounts from balance movements, fills balances that the
+ * Orders rows oldest first, puts rows that share a timestamp in the order their balances chain,
+ * settles unsided amounts and ambiguous sides from balance movements, fills balances that the
  * statement does not print (and says so), and checks the balance chain and the printed figures.
  * Printed numbers are never changed: a break is reported, not repaired.
  */
@@ -59,18 +68,38 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     notes.push("Rows were listed newest first and have been put oldest first.");
   }
 
-  settleUnsided(rows, printed.opening, notes);
+  const ordering = orderByChain(rows, printed.opening);
+  if (ordering.reorderedGroups.length > 0) {
+    rows = ordering.order.map((i) => rows[i]!);
+    const described = ordering.reorderedGroups.slice(0, 5).map((g) => `rows ${g.first + 1}-${g.first + g.size}`).join(", ");
+    notes.push(
+      `${ordering.reorderedGroups.length} group(s) of rows sharing one timestamp were printed out of balance order and are returned in the order their balances chain (${described}${ordering.reorderedGroups.length > 5 ? ", ..." : ""}); no row moved across timestamps.`,
+    );
+  }
+
+  settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);
+  // The first row's side is checked against the printed opening only when one side fits it
+  // exactly; a printed opening that fits neither side is judged below.
+  const flipped = assignSidesByChain(rows, rows[0]?.balanceBefore ?? printed.opening);
+  if (flipped.length > 0) notes.push(`Row(s) ${flipped.slice(0, 5).map((i) => i + 1).join(", ")}${flipped.length > 5 ? ", ..." : ""}: the amount's column was ambiguous; the side under which the balance chains was taken.`);
 
   const hasBalances = rows.some((r) => r.balance !== null);
+  const head = rows[0];
   let opening: Kobo;
   let openingSource: Checks["opening_balance_source"];
-  if (printed.opening !== null) {
+  const implied = head ? impliedOpening(head) : null;
+  if (printed.opening !== null && head && implied !== null && implied !== printed.opening && linkOf(printed.opening, head) === "break" && chainsFromFirst(rows) && firstRowVouched(rows, printed)) {
+    // Some apps print the balance after the first row as the opening; the rows vouch for theirs.
+    opening = implied;
+    openingSource = "derived";
+    notes.push(openingDisagreement(printed, implied, rows));
+  } else if (printed.opening !== null) {
     opening = printed.opening;
     openingSource = "statement";
-  } else if (rows[0] && rows[0].balance !== null) {
-    opening = rows[0].balance - rows[0].credit + rows[0].debit;
+  } else if (head && implied !== null) {
+    opening = implied;
     openingSource = "derived";
-    notes.push("No opening balance is printed; it was derived from the first row.");
+    notes.push(head.balanceBefore != null ? "No opening balance is printed; the first row's balance before was taken." : "No opening balance is printed; it was derived from the first row.");
   } else {
     opening = 0n;
     openingSource = "assumed_zero";
@@ -79,25 +108,29 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
 
   let balancesDerived = false;
   let firstBreak: number | null = null;
+  const koboRows: number[] = [];
   let prev = opening;
   const out = rows.map((r, i) => {
-    const expected = prev + r.credit - r.debit;
+    const expected = (r.balanceBefore ?? prev) + r.credit - r.debit;
     let balance: Kobo;
     if (r.balance === null) {
       balance = expected;
       balancesDerived = true;
     } else {
       balance = r.balance;
-      if (balance !== expected && firstBreak === null) {
+      const link = linkOf(prev, r);
+      if (link === "kobo") koboRows.push(i);
+      if (link === "break" && firstBreak === null) {
         firstBreak = i;
-        notes.push(`Row ${i + 1}: balance ${formatKobo(balance)} but ${formatKobo(prev)} + ${formatKobo(r.credit)} - ${formatKobo(r.debit)} = ${formatKobo(expected)}.`);
+        const from = r.balanceBefore != null && r.balanceBefore !== prev ? `balance before ${formatKobo(r.balanceBefore)} is not the previous balance ${formatKobo(prev)}` : `balance ${formatKobo(balance)} but ${formatKobo(r.balanceBefore ?? prev)} + ${formatKobo(r.credit)} - ${formatKobo(r.debit)} = ${formatKobo(expected)}`;
+        notes.push(`Row ${i + 1}: ${from}.`);
       }
     }
     prev = balance;
     return { ...r, balance };
   });
   if (balancesDerived) notes.push(hasBalances ? "Some rows print no balance; theirs were derived from the chain." : "The statement has no balance column; balances were derived from the opening balance.");
-
+  if (koboRows.length > 0) notes.push(`Row(s) ${koboRows.slice(0, 5).map((i) => i + 1).join(", ")}${koboRows.length > 5 ? ", ..." : ""}: the printed balance is 1 kobo off the row's amounts (rounded half-kobo charges) and was accepted.`);
   let totalDebit = 0n;
   let totalCredit = 0n;
   let debits = 0;
@@ -148,6 +181,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     totalDebit,
     totalCredit,
     rowWiseReconcilable,
+    sidesFromChain: flipped,
     checks: {
       row_chain: rowChain,
       first_break_index: firstBreak,
@@ -157,6 +191,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
       reversed,
       count_match: countMatch,
       opening_balance_source: openingSource,
+      kobo_rounding_rows: koboRows,
       notes,
     },
   };

@@ -76,19 +76,33 @@ export interface Checks {
   count_match: boolean | null;
   /** Where the opening balance came from: printed on the statement, derived from the first row, or none (0.00 assumed). */
   opening_balance_source: "statement" | "derived" | "assumed_zero";
+  /** 0-based indexes of rows accepted although their balance is off the row's sum by exactly 1 kobo (rounded half-kobo charges); never more than 1 kobo. */
+  kobo_rounding_rows: number[];
   /** Human-readable notes on what was compared and where it disagreed. */
   notes: string[];
   /** 0..100: how sure the bank detection is (as the error envelope's marker_coverage); set by assembleLines. */
   marker_coverage?: number;
 }
 
+/** One account section of a statement: a PDF may hold a wallet and a savings account, each with its own table. */
+export interface AccountSection {
+  metadata: StatementMetadata;
+  totals: { credit: string; debit: string };
+  row_wise_reconcilable: boolean;
+  checks: Checks;
+  transactions: Transaction[];
+}
+
 export interface ParseResponse {
   format_version: string;
+  /** The first (primary) account section; `accounts` lists every section. */
   metadata: StatementMetadata;
   totals: { credit: string; debit: string };
   row_wise_reconcilable: boolean;
   transactions: Transaction[];
   checks: Checks;
+  /** Every account section in print order (at least one); the first equals the top level. */
+  accounts: AccountSection[];
 }
 
 export interface ParseOptions {

@@ -14,7 +14,7 @@ export function sampleResponse(): ParseResponse {
     { date: "2026-01-15T00:00:00.000Z", narration: "SAMPLE SALARY JANUARY", debit: "0.00", credit: "450000.00", balance: "685499.50", reference: "SAMPLE0004", currency: "NGN" },
     { date: "2026-01-20T00:00:00.000Z", narration: "SAMPLE ELECTRICITY BILL", debit: "35000.00", credit: "0.00", balance: "650499.50", reference: "SAMPLE0005", currency: "NGN" },
   ];
-  return {
+  const response: Omit<ParseResponse, "accounts"> = {
     format_version: FORMAT_VERSION,
     metadata: {
       bank: "sample",
@@ -37,7 +37,10 @@ export function sampleResponse(): ParseResponse {
       reversed: false,
       count_match: null,
       opening_balance_source: "statement",
+      kobo_rounding_rows: [],
       notes: ["Synthetic sample statement: returned instead of a parse past the free monthly cap; the document was not read."],
     },
   };
+  const { format_version: _, ...section } = response;
+  return { ...response, accounts: [section] };
 }

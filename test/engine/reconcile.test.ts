@@ -70,3 +70,81 @@ describe("reconcile", () => {
     expect(strict.checks.totals_match).toBe(false);
   });
 });
+
+describe("reconcile: the chain while rows are assembled", () => {
+  const bb = (sortKey: number, debit: bigint, credit: bigint, before: bigint, after: bigint): LedgerRow => ({ sortKey, debit, credit, balance: after, unsided: null, balanceBefore: before });
+
+  test("a row off by exactly 1 kobo reconciles and is listed; 2 kobo is a break", () => {
+    const ok = reconcile([r(1, 1075n, 0n, 98925n), r(2, 81n, 0n, 98845n), r(3, 0n, 155n, 99000n)], { ...none, opening: 100000n });
+    expect(ok.rowWiseReconcilable).toBe(true);
+    expect(ok.checks.kobo_rounding_rows).toEqual([1]);
+    expect(ok.checks.notes.join(" ")).toContain("1 kobo");
+    expect(ok.rows.map((x) => x.balance)).toEqual([98925n, 98845n, 99000n]);
+    const off = reconcile([r(1, 1075n, 0n, 98925n), r(2, 81n, 0n, 98842n)], { ...none, opening: 100000n });
+    expect(off.rowWiseReconcilable).toBe(false);
+    expect(off.checks.first_break_index).toBe(1);
+    expect(off.checks.kobo_rounding_rows).toEqual([]);
+  });
+
+  test("rows of one timestamp are returned in chain order, and said so", () => {
+    const out = reconcile([r(1, 50n, 0n, 8950n), r(1, 1000n, 0n, 9000n), r(2, 0n, 100n, 9050n)], { ...none, opening: 10000n });
+    expect(out.rows.map((x) => x.balance)).toEqual([9000n, 8950n, 9050n]);
+    expect(out.rowWiseReconcilable).toBe(true);
+    expect(out.checks.notes.join(" ")).toContain("sharing one timestamp");
+  });
+
+  test("rows of different timestamps are never reordered, even when that would chain", () => {
+    const out = reconcile([r(1, 50n, 0n, 8950n), r(2, 1000n, 0n, 9000n)], { ...none, opening: 10000n });
+    expect(out.rows.map((x) => x.balance)).toEqual([8950n, 9000n]);
+    expect(out.rowWiseReconcilable).toBe(false);
+  });
+
+  test("Balance Before / After: each row checks on its own; the closing is the last state", () => {
+    const rows = [bb(5, 0n, 500n, 1000n, 1500n), bb(6, 30n, 0n, 1470n, 1440n), bb(6, 0n, 0n, 1500n, 1500n), bb(6, 30n, 0n, 1500n, 1470n)];
+    const out = reconcile(rows, { ...none, closing: 1440n });
+    expect(out.rows.map((x) => x.balance)).toEqual([1500n, 1500n, 1470n, 1440n]);
+    expect(out.opening).toBe(1000n);
+    expect(out.closing).toBe(1440n);
+    expect(out.checks.closing_balance_match).toBe(true);
+    expect(out.rowWiseReconcilable).toBe(true);
+    const bad = reconcile([bb(5, 0n, 500n, 1000n, 1600n)], none);
+    expect(bad.rowWiseReconcilable).toBe(false);
+  });
+
+  test("a printed opening the rows do not follow from: the implied one is reported, the printed one noted", () => {
+    // The app printed the balance after the first row (1500) as the opening.
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 1500n, closing: 1300n });
+    expect(out.opening).toBe(1000n);
+    expect(out.checks.opening_balance_source).toBe("derived");
+    expect(out.rowWiseReconcilable).toBe(true);
+    const note = out.checks.notes.join(" ");
+    expect(note).toContain("15.00");
+    expect(note).toContain("agrees with the implied opening");
+  });
+
+  test("a printed opening nothing shows wrong stays: a misread first amount must not pass for a wrong opening", () => {
+    // Row 1 printed 500.00 but read as 50.00; the printed opening 1000 is right.
+    const bare = reconcile([r(1, 0n, 50n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 1000n, closing: 1300n });
+    expect(bare.opening).toBe(1000n);
+    expect(bare.rowWiseReconcilable).toBe(false);
+    expect(bare.checks.first_break_index).toBe(0);
+    // Printed totals that agree with the rows vouch for them.
+    const vouched = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1300n)], { ...none, opening: 900n, totalCredit: 500n, totalDebit: 200n });
+    expect(vouched.opening).toBe(1000n);
+    expect(vouched.rowWiseReconcilable).toBe(true);
+  });
+
+  test("a printed opening with rows that do not chain on their own stays, and the break is reported", () => {
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 200n, 0n, 1234n)], { ...none, opening: 1500n });
+    expect(out.opening).toBe(1500n);
+    expect(out.checks.opening_balance_source).toBe("statement");
+    expect(out.rowWiseReconcilable).toBe(false);
+  });
+
+  test("an amount on the wrong side is read on the side that chains, and said so", () => {
+    const out = reconcile([r(1, 0n, 500n, 1500n), r(2, 0n, 200n, 1300n)], { ...none, opening: 1000n });
+    expect(out.rows.map((x) => [x.debit, x.credit])).toEqual([[0n, 500n], [200n, 0n]]);
+    expect(out.rowWiseReconcilable).toBe(true);
+    expect(out.checks.notes.join(" ")).toContain("ambiguous");
+  });
+});

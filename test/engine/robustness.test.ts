@@ -178,7 +178,7 @@ describe("summary boxes", () => {
 });
 
 describe("a second account in the same PDF", () => {
-  test("only the first account's ledger is read, and the second is named (masked) in the notes", () => {
+  test("each account's ledger is read on its own; the top level is the first, accounts lists both", () => {
     const head = (y: number): [number, ...([number, string] | { r: number; t: string })[]] => [y, [40, "Date"], [110, "Narration"], { r: 470, t: "Debit" }, { r: 500, t: "Credit" }, { r: 540, t: "Balance" }];
     const out = assembleStatement(
       pdfDoc(
@@ -198,7 +198,11 @@ describe("a second account in the same PDF", () => {
     );
     expect(out.transactions.map((t) => t.narration)).toEqual(["SALARY", "POS"]);
     expect(out.row_wise_reconcilable).toBe(true);
-    expect(out.checks.notes.join(" ")).toContain("******3210");
+    expect(out.accounts).toHaveLength(2);
+    // The page-2 letterhead repeats the first account's number above the savings rows.
+    expect(out.accounts[1]!.transactions.map((t) => t.narration)).toEqual(["INTEREST", "ATM"]);
+    expect(out.accounts[1]!.metadata.account_number_masked).toBe("******3210");
+    expect(out.accounts[1]!.row_wise_reconcilable).toBe(true);
     expect(JSON.stringify(out)).not.toContain("9876543210");
   });
 
