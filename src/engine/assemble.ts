@@ -7,7 +7,7 @@ import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { inferColumns } from "./layout/infer.ts";
 import { stitchBrokenDates } from "./layout/stitch.ts";
 import { CLOSING_LABEL, OPENING_LABEL, type RoleTexts, scanTable } from "./layout/rows.ts";
-import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata.ts";
+import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata/index.ts";
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./money.ts";
 import { type LedgerRow, reconcile } from "./reconcile.ts";
 import type { ExtractedDocument, ParseResponse, Transaction } from "./types.ts";

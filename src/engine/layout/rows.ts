@@ -1,4 +1,4 @@
-import { extractHeaderFacts } from "../metadata.ts";
+import { extractHeaderFacts } from "../metadata/index.ts";
 import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "./cells.ts";
 import { type Assigned, assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
