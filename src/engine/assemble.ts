@@ -7,7 +7,7 @@ import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { inferColumns } from "./layout/infer.ts";
 import { stitchBrokenDates } from "./layout/stitch.ts";
 import { CLOSING_LABEL, OPENING_LABEL, type RoleTexts, scanTable } from "./layout/rows.ts";
-import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "./metadata/index.ts";
+import { accountScrubber, extractHeaderFacts, maskAccountNumber, missingFactNotes } from "./metadata/index.ts";
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "./money.ts";
 import { type LedgerRow, reconcile } from "./reconcile.ts";
 import type { ExtractedDocument, ParseResponse, Transaction } from "./types.ts";
@@ -198,6 +198,8 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
   if (skipped.length > 0) result.checks.notes.push(`Undated lines with amounts between rows were not read as transactions: ${skipped.slice(0, 3).map((t) => JSON.stringify(t)).join(", ")}${skipped.length > 3 ? ", ..." : ""}.`);
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) result.checks.notes.push(`Text that fit no column was left out: ${strays.slice(0, 5).map((t) => JSON.stringify(t)).join(", ")}${strays.length > 5 ? ", ..." : ""}.`);
+  // Facts the statement does not print are left empty (metadata/index.ts), and said so.
+  result.checks.notes.push(...missingFactNotes(facts.missing));
   const account = facts.accountNumber;
   if (scan.otherAccount && scan.otherAccount !== account) result.checks.notes.push(`A section for another account (${maskAccountNumber(scan.otherAccount)}) follows; only the first account's transactions were read.`);
   const scrub = accountScrubber(account);

@@ -22,6 +22,8 @@ const WRAP_EDGE = 0.6;
 /** ... on a line at most this many glyph heights below. */
 const WRAP_BELOW = 1.8;
 
+/** Cells in a line read for labels at most. */
+const MAX_HEADER_CELLS = 200;
 /** Largest gap between cells of one value: sheet cells never join, PDF runs join when close. */
 const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * line.h);
 
@@ -30,7 +32,9 @@ const stripColon = (v: string) => v.replace(/^:\s*/, "").trim();
 
 /** The labelled values of lines, by fact. */
 export function readLabelledValues(all: Line[]): Map<Field, string> {
-  const lines = all.map(splitLabelledRuns);
+  // A header line holds a few label/value pairs; a line of hundreds of cells is no header, and
+  // skipping it keeps the neighbour searches below linear on hostile input.
+  const lines = all.map(splitLabelledRuns).filter((l) => l.cells.length <= MAX_HEADER_CELLS);
   const raw = new Map<Field, string>();
   const put = (field: Field, v: string): boolean => {
     const value = stripColon(v);
@@ -156,7 +160,10 @@ function putRangeEnd(lines: Line[], li: number, startCell: Cell, startText: stri
   if (!below || below.page !== line.page || below.y - line.y > 2 * Math.max(line.h, below.h)) return false;
   const k = below.cells.findIndex((c) => Math.abs(c.x0 - startCell.x0) <= 2 * line.h || (c.x0 >= startCell.x0 && c.x0 <= startCell.x1));
   if (k < 0) return false;
-  const end = valueRun(below.cells, k, runGap(below)).map((c) => c.text).join(" ");
+  // "to" opening the line is the joiner, not the end label.
+  const first = below.cells[k]!;
+  const next = below.cells[k + 1];
+  const end = PERIOD_JOINER.test(first.text) && next ? `${first.text} ${next.text}` : first.text;
   const start = stripColon(startText).replace(/\s{0,20}(?:-|–|—|to:?|through|till|until)$/i, "");
   const endDate = end.replace(/^(?:-|–|—|to:?|through|till|until)\s{0,20}/i, "");
   return scanDate(endDate) !== null && put("period", `${start} - ${endDate}`);

@@ -51,6 +51,8 @@ export const clean = (s: string) => s.replace(/\s*:\s*$/, "").replace(/\s+/g, " 
 
 /** The fact a label names, or null. */
 export function labelField(text: string): Field | null {
+  // Labels are short; a long text is never cleaned (a megabyte value would be, once per neighbour).
+  if (text.length > 60) return null;
   const t = clean(text);
   if (t.length > 40) return null;
   for (const [field, re] of LABELS) if (re.test(t)) return field;
@@ -59,6 +61,7 @@ export function labelField(text: string): Field | null {
 
 /** Any known label, read or not ("Account Type", "Branch"). */
 export function isLabel(text: string): boolean {
+  if (text.length > 60) return false;
   const t = clean(text);
   return t.length <= 40 && (labelField(t) !== null || OTHER_LABELS.test(t));
 }
