@@ -101,6 +101,12 @@ describe("colons, columns and rows", () => {
     const f = sheetFacts([["A/C No", ":", "5566778899"], ["Name", ":", "Chinedu Okeke"]]);
     expect(f).toMatchObject({ accountNumber: "5566778899", holder: "Chinedu Okeke" });
   });
+
+  test("spreadsheet: a row of adjacent labels over a row of values, each value in its label's column", () => {
+    const f = sheetFacts([["Account Title", "A/C No", "Period", "Balance B/F", "Balance C/F"], ["OKON ETIM", "0011223344", "01-May-2024 to 31-May-2024", "10.00", "20.50"]]);
+    expect(f).toMatchObject({ holder: "OKON ETIM", accountNumber: "0011223344", opening: 1000n, closing: 2050n });
+    expect(period(f)).toEqual(["2024-05-01", "2024-05-31"]);
+  });
 });
 
 describe("period forms", () => {

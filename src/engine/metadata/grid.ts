@@ -134,7 +134,11 @@ function valueBelow(lines: Line[], li: number, x0: number, x1: number): string |
   for (let lj = li + 1; lj < lines.length; lj++) {
     const below = lines[lj]!;
     if (below.page !== line.page || below.y - line.y > VALUE_BELOW * Math.max(line.h, below.h)) break;
-    const start = below.cells.findIndex((c) => c.x1 > x0 - line.h && c.x0 < x1 + line.h * 0.5 && c.x0 >= x0 - 3 * line.h);
+    // A sheet's value is in the label's own column; a page's may start a little left of the label.
+    const start =
+      below.source === "sheet"
+        ? below.cells.findIndex((c) => c.x1 > x0 && c.x0 < x1)
+        : below.cells.findIndex((c) => c.x1 > x0 - line.h && c.x0 < x1 + line.h * 0.5 && c.x0 >= x0 - 3 * line.h);
     if (start < 0) continue;
     const run: Cell[] = [below.cells[start]!];
     for (let k = start + 1; k < below.cells.length; k++) {
