@@ -165,9 +165,9 @@ const MONTH_ONLY = new RegExp(String.raw`^${MON}\.?,?\s+(?<y>\d{4})$`, "i");
 const MAX_PERIOD_TEXT = 120;
 /** A word a date can start with: a digit or a month name ("01", "JUL.01", "May"). */
 const DATE_WORD = /^(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
-/** What stands between a period's two dates: "-", "to", "To:", "through", "till", "until". */
+/** What stands between a period's two dates: "-", "to", "To:", "through", "till", "until", "and" (after "between"). */
 const PERIOD_SPLITTERS = [
-  /\s{1,20}(?:-|–|—|to:?|through|thru|till|until)\s{1,20}/i,
+  /\s{1,20}(?:-|–|—|to:?|through|thru|till|until|and)\s{1,20}/i,
   /(?<=\d{4})\s{0,20}[-–]\s{0,20}(?=\d{1,2}\s{0,20}[a-z])/i,
   /(?<=\d{4})\s{0,20}[-–]\s{0,20}(?=\d{1,2}[/.])/,
 ];

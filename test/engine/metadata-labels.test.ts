@@ -204,3 +204,16 @@ describe("absent facts", () => {
     expect(f).toMatchObject({ holder: null, accountNumber: null, period: null });
   });
 });
+
+describe("compound labels and period sentences", () => {
+  test("a label ending in a holder word is not the holder's label", () => {
+    const f = facts([[60, [20, "Bank Name: Guaranty Trust Bank Branch: Ikeja Customer Name: OKON ETIM"]]]);
+    expect(f.holder).toBe("OKON ETIM");
+    expect(facts([[60, [20, "Company Name:"], [110, "ZUMA FOODS LIMITED"]]]).holder).toBe("ZUMA FOODS LIMITED");
+  });
+
+  test("a period in a sentence of its own", () => {
+    expect(period(facts([[60, [20, "Transactions between 01 May 2024 and 31 May 2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
+    expect(period(facts([[60, [20, "Showing transactions from 01/05/2024 to 31/05/2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
+  });
+});

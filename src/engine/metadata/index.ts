@@ -10,7 +10,7 @@ import type { PrintedTotals } from "../reconcile.ts";
 import { readAccountNumber } from "./account-number.ts";
 import { readLabelledValues } from "./grid.ts";
 import { unlabelledHolder } from "./holder.ts";
-import { periodFromTitle, periodOf } from "./period.ts";
+import { periodFromSentence, periodFromTitle, periodOf } from "./period.ts";
 import { countOf, currencyCode, signedMoney } from "./values.ts";
 
 export { accountScrubber, isMasked, maskAccountNumber } from "./account-number.ts";
@@ -37,7 +37,7 @@ export type MissingFact = "account holder" | "account number" | "statement perio
 export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
   const raw = readLabelledValues(lines);
   if (!raw.has("period")) {
-    const titled = periodFromTitle(lines);
+    const titled = periodFromTitle(lines) ?? periodFromSentence(lines);
     if (titled) raw.set("period", titled);
   }
   // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then the name atop the address.

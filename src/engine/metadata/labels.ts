@@ -23,7 +23,7 @@ const LABELS: [Field, RegExp][] = [
     "accountNumber",
     /^(?:customer\s+|bank\s+)?(?:account|acct|a\/c|acc)\.?\s*(?:no|number|num|#)?\.?(?:\s*\/\s*nuban)?$|^nuban(?:\s+(?:no|number))?\.?$|^ledger\s+(?:no|number|account)\.?$|^wallet\s+(?:no|number|id)\.?$/i,
   ],
-  ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder(?:\s+name)?|customer\s+name|client\s+name|name\s+of\s+account(?:\s+holder)?|name|customer|account\s+title|holder)$/i],
+  ["holder", /^(?:(?:account|acct|a\/c)\.?\s+name|account\s+holder(?:'?s)?(?:\s+name)?|(?:customer|client|company|business)\s+name|name\s+of\s+(?:account(?:\s+holder)?|customer)|name|customer|account\s+title|holder)$/i],
   ["salutation", /^dear$/i],
   ["period", /^(?:statement\s+|transaction\s+|reporting\s+|report\s+)?period$|^statement\s+(?:date|range|from|for\s+the\s+period)$|^date\s+range$|^period\s+covered$|^covering$/i],
   ["periodStart", /^(?:start\s+date|from|period\s+from|from\s+date|start|period\s+start)$/i],
@@ -45,7 +45,7 @@ const LABELS: [Field, RegExp][] = [
 
 /** Labels of facts this module does not read; a value running into one ends there. */
 const OTHER_LABELS =
-  /^(?:(?:account|acct|a\/c)\.?\s+(?:type|status|class|category|officer|branch|currency|product)|product(?:\s+(?:name|type))?|branch(?:\s+(?:name|code|address))?|sort\s+code|address|customer\s+(?:address|phone|mobile|email|e-mail|bvn)|bvn|phone(?:\s+(?:no|number))?\.?|mobile(?:\s+(?:no|number))?\.?|e-?mail(?:\s+address)?|print(?:ed)?\s+(?:date|on|by)|date\s+printed|available\s+balance|uncleared\s+(?:balance|funds)|cleared\s+balance|overdraft\s+limit|interest\s+rate|customer\s+(?:id|no|number|ref)\.?)$/i;
+  /^(?:(?:account|acct|a\/c)\.?\s+(?:type|status|class|category|officer|branch|currency|product)|bank\s+name|relationship\s+manager|officer(?:\s+name)?|product(?:\s+(?:name|type))?|branch(?:\s+(?:name|code|address))?|sort\s+code|address|customer\s+(?:address|phone|mobile|email|e-mail|bvn)|bvn|phone(?:\s+(?:no|number))?\.?|mobile(?:\s+(?:no|number))?\.?|e-?mail(?:\s+address)?|print(?:ed)?\s+(?:date|on|by)|date\s+printed|available\s+balance|uncleared\s+(?:balance|funds)|cleared\s+balance|overdraft\s+limit|interest\s+rate|customer\s+(?:id|no|number|ref)\.?)$/i;
 
 export const clean = (s: string) => s.replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
 

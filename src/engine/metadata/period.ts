@@ -18,6 +18,20 @@ export function periodFromTitle(lines: Line[]): string | null {
   return null;
 }
 
+/** A line that announces a period in its own words ("Transactions from 01/05/2024 to 31/05/2024"). */
+const PERIOD_WORDS = /\b(?:period|from|covering|between)\b/i;
+/** Longest line read as a period sentence. */
+const MAX_PERIOD_LINE = 100;
+
+/** A period printed in a sentence without a known label, on a short line of its own. */
+export function periodFromSentence(lines: Line[]): string | null {
+  for (const line of lines) {
+    const t = line.text;
+    if (t.length <= MAX_PERIOD_LINE && PERIOD_WORDS.test(t) && scanPeriod(t)) return t;
+  }
+  return null;
+}
+
 /** The period from the values read: a range, else a start and an end printed apart. */
 export function periodOf(raw: ReadonlyMap<Field, string>): [RawDate, RawDate] | null {
   const range = raw.get("period");
