@@ -121,6 +121,9 @@ describe("period forms", () => {
     expect(period(facts([[60, [20, "Start Date:"], [90, "01/05/2024"]], [72, [20, "End Date:"], [90, "31/05/2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
     expect(period(facts([[60, [20, "From : 01-May-2024"]], [72, [20, "To : 31-May-2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
   });
+  test("in a right-hand value column off the label's baseline, the end under the start", () => {
+    expect(period(facts([[60, [20, "Period"]], [64, [200, "01 Mar 2025 -"]], [78, [200, "31 Mar 2025"]]]))).toEqual(["2025-03-01", "2025-03-31"]);
+  });
   test("start on the label's line, end on the line below", () => {
     expect(period(facts([[60, [20, "Statement Period"], [120, "01 May 2024 -"]], [72, [120, "31 May 2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
     expect(period(facts([[60, [20, "Period:"], [120, "01 May 2024"]], [72, [120, "to 31 May 2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);

@@ -77,8 +77,12 @@ export function readLabelledValues(all: Line[]): Map<Field, string> {
       }
       if (valueCells.length === 0) {
         const beside = valueBeside(lines, li, label[label.length - 1]!);
-        if (beside !== null && acceptable(field, beside)) {
-          put(field, beside);
+        const taken =
+          beside !== null &&
+          (acceptable(field, beside.text)
+            ? put(field, beside.text)
+            : (field === "period" || field === "periodStart") && openRange(beside.text) && putRangeEnd(lines, beside.li, beside.first, beside.text, put));
+        if (taken) {
           ci += labelSpan - 1;
           continue;
         }
@@ -110,14 +114,14 @@ function valueRun(cells: Cell[], k: number, gap: number): Cell[] {
  * A value in a right-hand column whose baseline is a little off the label's (the two columns are
  * separate text blocks): the first cell right of the label on the nearest line within the shift.
  */
-function valueBeside(lines: Line[], li: number, label: Cell): string | null {
+function valueBeside(lines: Line[], li: number, label: Cell): { text: string; li: number; first: Cell } | null {
   const line = lines[li]!;
-  let best: { line: Line; dy: number } | null = null;
+  let best: { line: Line; li: number; dy: number } | null = null;
   for (const lj of [li - 1, li + 1]) {
     const other = lines[lj];
     if (!other || other.page !== line.page) continue;
     const dy = Math.abs(other.y - line.y);
-    if (dy <= VALUE_BESIDE_SHIFT * Math.min(line.h, other.h) && (!best || dy < best.dy)) best = { line: other, dy };
+    if (dy <= VALUE_BESIDE_SHIFT * Math.min(line.h, other.h) && (!best || dy < best.dy)) best = { line: other, li: lj, dy };
   }
   if (!best) return null;
   // Nothing on that line may sit under or left of the label: it is its own row then.
@@ -125,7 +129,7 @@ function valueBeside(lines: Line[], li: number, label: Cell): string | null {
   const start = best.line.cells.findIndex((c) => c.x0 >= label.x1);
   if (start < 0) return null;
   const run = valueRun(best.line.cells, start, runGap(best.line));
-  return run.length > 0 ? stripColon(run.map((c) => c.text).join(" ")) : null;
+  return run.length > 0 ? { text: stripColon(run.map((c) => c.text).join(" ")), li: best.li, first: run[0]! } : null;
 }
 
 /** The value under a label spanning x0..x1 (summary boxes), or null. */
