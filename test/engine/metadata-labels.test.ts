@@ -220,3 +220,26 @@ describe("compound labels and period sentences", () => {
     expect(period(facts([[60, [20, "Showing transactions from 01/05/2024 to 31/05/2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
   });
 });
+
+describe("the label vocabulary", () => {
+  const LABELS = [
+    "Account Name", "Account Holder's Name", "Customer Name", "Client Name", "Company Name", "Account Title", "Name of Customer",
+    "Account Number", "Account No.", "A/C No", "Acct No", "Ledger No.", "NUBAN", "Wallet No.", "Customer Account Number",
+    "Statement Period", "Transaction Period", "Period Covered", "Date Range", "Start Date", "End Date", "Period From", "Period To",
+    "Opening Balance", "Balance B/F", "Bal. B/F", "Brought Forward", "Balance at Period Start", "Opening Ledger Balance",
+    "Closing Balance", "Balance C/F", "Carried Forward", "Balance at Period End", "Ledger Position",
+    "Total Debits", "Total Credits", "Money In", "Money Out", "Debit Count", "No. of Credits", "Currency",
+    "Account Type", "Account Status", "Product Name", "Branch Name", "Sort Code", "Address", "BVN", "Phone Number", "E-mail",
+    "Print Date", "Date Printed", "Available Balance", "Cleared Balance", "Overdraft Limit", "Bank Name", "Relationship Manager",
+  ];
+  test.each(LABELS)("a value running into %s is cut there", (label) => {
+    expect(splitAtLabels(`ADA OKAFOR ${label} VALUE`).map((p) => p.text)).toEqual(["ADA OKAFOR", `${label} VALUE`]);
+  });
+});
+
+describe("label words inside names", () => {
+  test("a company name holding a label word is not cut without a colon", () => {
+    expect(splitAtLabels("SMART PHONE HUB Account Type Current").map((p) => p.text)).toEqual(["SMART PHONE HUB", "Account Type Current"]);
+    expect(facts([[60, [20, "Customer Name:"], [110, "MOBILE WORLD NAME VENTURES"]]]).holder).toBe("MOBILE WORLD NAME VENTURES");
+  });
+});

@@ -34,8 +34,9 @@ export function acceptableHolder(value: string): boolean {
 
 /** A person's or company's name line: two to six words of letters (initials and "&" allowed). */
 function nameShaped(t: string): boolean {
+  if (t.length > 60) return false;
   const words = t.split(/\s+/);
-  if (words.length < 2 || words.length > 6 || t.length > 60) return false;
+  if (words.length < 2 || words.length > 6) return false;
   if (!words.every((w) => /^[A-Za-z][A-Za-z'.-]{0,30},?$|^&$/.test(w))) return false;
   return !NOT_A_NAME.test(t) && !words.some((w) => BANK_WORDS.has(w.toLowerCase())) && !isLabel(t);
 }

@@ -70,10 +70,11 @@ export function isLabel(text: string): boolean {
 const CAPITALISED = /^[A-Z]/;
 
 /**
- * Single words that name a label but also occur inside values ("to" between dates, "from",
- * "name", "start"): a run is cut before one of these alone only when it ends with a colon.
+ * Single label words that never occur inside a value, so a run is cut before them even without a
+ * colon ("… OKAFOR Currency NGN"). Others ("to" between dates, "Name", "Phone" in "SMART PHONE
+ * HUB") cut only with a colon ("To:", "Phone:").
  */
-const UNSAFE_ALONE = /^(?:to|from|start|end|name|customer|holder|account|acct|acc|a\/c|dear|covering|period)$/i;
+const SAFE_ALONE = /^(?:currency|ccy|bvn|nuban|e-?mail|address|branch)$/i;
 
 /** Longest label phrase looked for inside a run, in words. */
 const MAX_LABEL_WORDS = 4;
@@ -90,8 +91,16 @@ const wordsOf = (text: string): Word[] => {
   return words;
 };
 
+/**
+ * The words any label above starts with (kept in step with LABELS and OTHER_LABELS): a cheap
+ * test that spares the vocabulary for the many words of a long run that start none.
+ */
+const FIRST_WORD =
+  /^(?:account|acct|acc|a\/c|customer|bank|nuban|ledger|wallet|name|client|company|business|holder|dear|statement|transaction|reporting|report|period|date|covering|start|from|to|end|opening|beginning|starting|previous|balance|bal|brought|closing|ending|final|carried|total|money|debit|credit|withdrawal|deposit|lodgement|no|number|currency|ccy|product|branch|sort|address|bvn|phone|mobile|e-?mail|print|printed|available|uncleared|cleared|overdraft|interest|relationship|officer)\b/i;
+
 /** Words in the longest label starting at word i (0 when none); a trailing colon ends a label. */
 function longestLabel(words: Word[], i: number): number {
+  if (!FIRST_WORD.test(words[i]!.w.slice(0, 20))) return 0;
   let phrase = "";
   let best = 0;
   for (let n = 1; n <= MAX_LABEL_WORDS && i + n <= words.length; n++) {
@@ -113,7 +122,7 @@ function pairLabelAt(words: Word[], i: number): number {
   if (n === 0) return 0;
   const colon = words[i + n - 1]!.w.endsWith(":");
   if (!colon && !CAPITALISED.test(words[i]!.w)) return 0;
-  if (n === 1 && !colon && UNSAFE_ALONE.test(words[i]!.w.replace(/\.$/, ""))) return 0;
+  if (n === 1 && !colon && !SAFE_ALONE.test(words[i]!.w.replace(/\.$/, ""))) return 0;
   return n;
 }
 
