@@ -171,7 +171,10 @@ describe("account numbers", () => {
     expect(a).toBe("2054XXXXXX");
     expect(maskAccountNumber(a)).toBe("2054******");
     const b = facts([[60, [20, "Acct"], [120, "064****837"]]]).accountNumber;
+    // Kept as printed, so the redactor finds it on the page.
+    expect(b).toBe("064****837");
     expect(maskAccountNumber(b)).toBe("**4****837");
+    expect(maskAccountNumber("064 XXX X837")).toBe("**4****837");
     expect(maskAccountNumber("0123456789")).toBe("******6789");
     // Too few printed digits to be a number; a word of x's is not a mask.
     expect(facts([[60, [20, "Account Number:"], [120, "XXXXXXXX12"]]]).accountNumber).toBeNull();

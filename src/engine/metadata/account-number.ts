@@ -1,7 +1,7 @@
 /**
  * Account numbers as printed: plain digits ("0123456789", "000 000 0000") or already masked by
- * the bank ("2054XXXXXX", "064****837"). The engine keeps the digits it was given, with masked
- * positions as "X", and prints only a masked form.
+ * the bank ("2054XXXXXX", "064****837"). The engine keeps what was printed and outputs only a
+ * masked form.
  */
 
 /** Characters banks print in place of hidden digits. */
@@ -13,7 +13,10 @@ const MASK_CHAR = /[Xx*#•]/;
  */
 const ACCOUNT_RUN = /^[\dXx*#•](?:[\s-]?[\dXx*#•]){5,19}(?![\dXx*#•])/;
 
-/** The account number a value starts with, digits and "X" for masked positions; null when none. */
+/**
+ * The account number a value starts with, as printed without its spacing: digits, and the bank's
+ * own mask characters where it hid digits (kept, so redaction finds the printed form); null when none.
+ */
 export function readAccountNumber(value: string): string | null {
   const run = ACCOUNT_RUN.exec(value.trim())?.[0];
   if (!run) return null;
@@ -24,7 +27,7 @@ export function readAccountNumber(value: string): string | null {
   if (digits < 3) return null;
   // A run of letters "x" inside a word ("xxxxxx" of "Box 123456") is not a mask: it must touch a digit.
   if (!/\d/.test(compact[0]!) && !/\d/.test(compact[compact.length - 1]!) && !/\d[Xx*#•]|[Xx*#•]\d/.test(compact)) return null;
-  return compact.replace(/[Xx*#•]/g, "X");
+  return compact;
 }
 
 /** True when the number was printed with hidden digits. */
@@ -38,7 +41,9 @@ const SHOWN = 4;
  * else is masked. A number the bank already masked keeps only what it printed ("064XXXX837" ->
  * "**4****837", "2054XXXXXX" -> "2054******"), so no digit is ever invented.
  */
-export function maskAccountNumber(account: string | null): string {
+export function maskAccountNumber(printed: string | null): string {
+  // Grouping ("064 XXX X837") is spacing, not a position of the number.
+  const account = printed?.replace(/[\s-]/g, "");
   if (!account) return "";
   if (!isMasked(account)) {
     if (account.length < SHOWN) return "";

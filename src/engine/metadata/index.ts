@@ -17,7 +17,7 @@ export { accountScrubber, isMasked, maskAccountNumber } from "./account-number.t
 export { labelField } from "./labels.ts";
 
 export interface HeaderFacts extends PrintedTotals {
-  /** Digits as printed, with "X" where the bank masked a digit ("064XXXX837"); null when none is printed. */
+  /** Digits as printed, with the bank's mask characters where it hid some ("064****837"); null when none is printed. */
   accountNumber: string | null;
   holder: string | null;
   /** The holder was read from a label ("Account Name: …"), not guessed from a salutation or letter head. */
