@@ -121,6 +121,9 @@ describe("period forms", () => {
     expect(period(facts([[60, [20, "Start Date:"], [90, "01/05/2024"]], [72, [20, "End Date:"], [90, "31/05/2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
     expect(period(facts([[60, [20, "From : 01-May-2024"]], [72, [20, "To : 31-May-2024"]]]))).toEqual(["2024-05-01", "2024-05-31"]);
   });
+  test("a date on the next line that belongs to its own label is not the period's end", () => {
+    expect(facts([[60, [20, "Statement Date :"], [120, "01/06/2024"]], [72, [20, "Print Date :"], [120, "02/06/2024"]]]).period).toBeNull();
+  });
   test("in a right-hand value column off the label's baseline, the end under the start", () => {
     expect(period(facts([[60, [20, "Period"]], [64, [200, "01 Mar 2025 -"]], [78, [200, "31 Mar 2025"]]]))).toEqual(["2025-03-01", "2025-03-31"]);
   });

@@ -167,7 +167,8 @@ function putRangeEnd(lines: Line[], li: number, startCell: Cell, startText: stri
   const below = lines[li + 1];
   if (!below || below.page !== line.page || below.y - line.y > 2 * Math.max(line.h, below.h)) return false;
   const k = below.cells.findIndex((c) => Math.abs(c.x0 - startCell.x0) <= 2 * line.h || (c.x0 >= startCell.x0 && c.x0 <= startCell.x1));
-  if (k < 0) return false;
+  // The end stands alone on its line: a line with its own label ("Print Date : 02/06/2024") is another fact.
+  if (k !== 0) return false;
   // "to" opening the line is the joiner, not the end label.
   const first = below.cells[k]!;
   const next = below.cells[k + 1];
