@@ -169,6 +169,10 @@ describe("account numbers", () => {
     expect(facts([[60, [20, `${label}:`], [120, "0987654321"]]]).accountNumber).toBe("0987654321");
   });
 
+  test("an abbreviated label touching its number", () => {
+    expect(facts([[60, [200, "Acct. No."], [240, "0123456789"]]]).accountNumber).toBe("0123456789");
+  });
+
   test("numbers the bank masked keep only the digits it printed", () => {
     const a = facts([[60, [20, "Account Number:"], [120, "2054XXXXXX"]]]).accountNumber;
     expect(a).toBe("2054XXXXXX");

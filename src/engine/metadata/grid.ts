@@ -179,14 +179,16 @@ function putRangeEnd(lines: Line[], li: number, startCell: Cell, startText: stri
 }
 
 /** A label and value in one run: "Period: 30/06/2025 TO 28/02/2026", "Name TEST USER". */
-function splitInline(text: string): [Field, string] | null {
-  const m = /^([^:]{2,40}):\s*(.+)$/.exec(text.trim().slice(0, 400));
+function splitInline(raw: string): [Field, string] | null {
+  // An abbreviation touching its value ("Acct. No.0123456789") is a label and a value.
+  const text = raw.trim().slice(0, 400).replace(/(?<=[A-Za-z]\.)(?=\d)/, " ");
+  const m = /^([^:]{2,40}):\s*(.+)$/.exec(text);
   if (m) {
     const field = labelField(m[1] ?? "");
     return field ? [field, m[2]!.trim()] : null;
   }
   // No colon: a label phrase of up to four words run together with its value ("Name TEST USER").
-  const words = text.trim().split(/\s+/, 40);
+  const words = text.split(/\s+/, 40);
   for (let n = Math.min(4, words.length - 1); n >= 1; n--) {
     const field = labelField(words.slice(0, n).join(" "));
     const value = words.slice(n).join(" ");
