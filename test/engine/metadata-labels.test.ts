@@ -83,6 +83,15 @@ describe("colons, columns and rows", () => {
     expect(period(f)).toEqual(["2024-06-01", "2024-06-30"]);
   });
 
+  test("values centred under centred labels in a summary box", () => {
+    const f = facts([
+      [60, [62, "Period"], [214, "Account Number"]],
+      [72, [20, "01 May 2024 - 31 May 2024"], [208, "0123456789"]],
+    ]);
+    expect(f.accountNumber).toBe("0123456789");
+    expect(period(f)).toEqual(["2024-05-01", "2024-05-31"]);
+  });
+
   test("labels in a left column, values in a right column on slightly offset baselines", () => {
     const f = facts([
       [60, [20, "Account Title"]],

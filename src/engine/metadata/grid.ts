@@ -22,6 +22,8 @@ const WRAP_EDGE = 0.6;
 /** ... on a line at most this many glyph heights below. */
 const WRAP_BELOW = 1.8;
 
+/** Cells of one value at most ("01 May 2024" "-" "31 May 2024" is three). */
+const MAX_VALUE_CELLS = 12;
 /** Cells in a line read for labels at most. */
 const MAX_HEADER_CELLS = 200;
 /** Largest gap between cells of one value: sheet cells never join, PDF runs join when close. */
@@ -87,7 +89,7 @@ export function readLabelledValues(all: Line[]): Map<Field, string> {
           continue;
         }
       }
-      const below = valueBelow(lines, li, label[0]!.x0, label[label.length - 1]!.x1);
+      const below = valueBelow(lines, li, label[0]!.x0, label[label.length - 1]!.x1, (v) => acceptable(field, stripColon(v)));
       if (below !== null) put(field, below);
       ci += labelSpan - 1;
     }
@@ -133,29 +135,48 @@ function valueBeside(lines: Line[], li: number, label: Cell): { text: string; li
 }
 
 /** The value under a label spanning x0..x1 (summary boxes), or null. */
-function valueBelow(lines: Line[], li: number, x0: number, x1: number): string | null {
+function valueBelow(lines: Line[], li: number, x0: number, x1: number, accept: (value: string) => boolean): string | null {
   const line = lines[li]!;
   for (let lj = li + 1; lj < lines.length; lj++) {
     const below = lines[lj]!;
     if (below.page !== line.page || below.y - line.y > VALUE_BELOW * Math.max(line.h, below.h)) break;
-    // A sheet's value is in the label's own column; a page's may start a little left of the label.
-    const start =
-      below.source === "sheet"
-        ? below.cells.findIndex((c) => c.x1 > x0 && c.x0 < x1)
-        : below.cells.findIndex((c) => c.x1 > x0 - line.h && c.x0 < x1 + line.h * 0.5 && c.x0 >= x0 - 3 * line.h);
-    if (start < 0) continue;
-    const run: Cell[] = [below.cells[start]!];
-    for (let k = start + 1; k < below.cells.length; k++) {
-      const c = below.cells[k]!;
-      // "to" between two dates is part of a period, not the next label.
-      const periodJoin = PERIOD_JOINER.test(c.text) && scanDate(run[run.length - 1]!.text) !== null;
-      if (c.x0 - run[run.length - 1]!.x1 > runGap(below) || ((isLabel(c.text) || startsPair(c.text)) && !periodJoin)) break;
-      run.push(c);
+    let run: Cell[] | null = null;
+    if (below.source === "sheet") {
+      // A sheet's value is in the label's own column.
+      const k = below.cells.findIndex((c) => c.x1 > x0 && c.x0 < x1);
+      if (k >= 0) run = runBelow(below, k);
+    } else {
+      // Left-aligned under the label (or a little left of it), else centred under it.
+      const k = below.cells.findIndex((c) => c.x1 > x0 - line.h && c.x0 < x1 + line.h * 0.5 && c.x0 >= x0 - 3 * line.h);
+      if (k >= 0) run = runBelow(below, k);
+      if (!run || !accept(run.map((c) => c.text).join(" "))) {
+        for (let c = 0; c < below.cells.length && c < MAX_VALUE_CELLS * 4 && below.cells[c]!.x0 < x1; c++) {
+          const r = runBelow(below, c);
+          if (Math.abs((r[0]!.x0 + r[r.length - 1]!.x1) / 2 - (x0 + x1) / 2) <= line.h && accept(r.map((cell) => cell.text).join(" "))) {
+            run = r;
+            break;
+          }
+        }
+      }
     }
+    if (!run) continue;
     if (labelField(run[0]!.text)) return null;
     return run.map((c) => c.text).join(" ");
   }
   return null;
+}
+
+/** The cells of a value starting at cell k of a line below its label, up to a gap or the next label. */
+function runBelow(below: Line, k: number): Cell[] {
+  const run: Cell[] = [below.cells[k]!];
+  for (let j = k + 1; j < below.cells.length && run.length < MAX_VALUE_CELLS; j++) {
+    const c = below.cells[j]!;
+    // "to" between two dates is part of a period, not the next label.
+    const periodJoin = PERIOD_JOINER.test(c.text) && scanDate(run[run.length - 1]!.text) !== null;
+    if (c.x0 - run[run.length - 1]!.x1 > runGap(below) || ((isLabel(c.text) || startsPair(c.text)) && !periodJoin)) break;
+    run.push(c);
+  }
+  return run;
 }
 
 /**
