@@ -48,6 +48,8 @@ describe("tight label/value grids", () => {
     // A quadratic path would take minutes on these and the test would time out.
     const f = sheetFacts([[`Account Name ${long}`], ["x".repeat(1_000_000)], [`Account Number ${"0".repeat(1_000_000)}`]]);
     expect(f).toMatchObject({ holder: null, accountNumber: null });
+    const g = facts([[60, [20, `Account Name ${"A ".repeat(500_000)}`]], [72, [20, "12 Street ".repeat(100_000)]], [84, [20, `From: ${"01 May 2024 ".repeat(80_000)}`]]]);
+    expect(g).toMatchObject({ holder: null, period: null });
   });
 });
 
