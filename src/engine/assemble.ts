@@ -5,7 +5,7 @@ import { detectBank, profileById } from "./banks/detect.ts";
 import { detectionInput } from "./banks/zones.ts";
 import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { stitchBrokenDates } from "./layout/stitch.ts";
-import { accountScrubber } from "./metadata.ts";
+import { accountScrubber } from "./metadata/index.ts";
 import { emptySection, type ReadSection, readSection, type SectionScan, scanSection } from "./sections/read.ts";
 import { splitSections } from "./sections/split.ts";
 import type { ExtractedDocument, ParseResponse } from "./types.ts";

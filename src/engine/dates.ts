@@ -161,9 +161,26 @@ export function dateSortKey(d: RawDate): number {
 
 const MONTH_ONLY = new RegExp(String.raw`^${MON}\.?,?\s+(?<y>\d{4})$`, "i");
 
-/** Finds `date - date` / `date to date` in a statement-period text; a lone `May 2023` is that whole month. */
+/** A period text longer than this is not one (and long lines never reach the splitters). */
+const MAX_PERIOD_TEXT = 120;
+/** A word a date can start with: a digit or a month name ("01", "JUL.01", "May"). */
+const DATE_WORD = /^(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** What stands between a period's two dates: "-", "to", "To:", "through", "till", "until", "and" (after "between"). */
+const PERIOD_SPLITTERS = [
+  /\s{1,20}(?:-|–|—|to:?|through|thru|till|until|and)\s{1,20}/i,
+  /(?<=\d{4})\s{0,20}[-–]\s{0,20}(?=\d{1,2}\s{0,20}[a-z])/i,
+  /(?<=\d{4})\s{0,20}[-–]\s{0,20}(?=\d{1,2}[/.])/,
+];
+
+/**
+ * Finds `date - date` / `date to date` in a statement-period text, after any leading words
+ * ("Statement Period:", "From:", "Covering", "for the period"); a lone `May 2023` is that whole
+ * month. Two numeric dates are read in one order: when one of them proves month-first
+ * ("04/30/2026 - 08/01/2026"), so is the other.
+ */
 export function scanPeriod(text: string): [RawDate, RawDate] | null {
-  const t = text.replace(/^.*?(?:period|from)\s*:?\s*/i, "").trim();
+  if (text.length > MAX_PERIOD_TEXT) return null;
+  const t = stripLeadingWords(text.replace(/\s+/g, " ").trim());
   const whole = MONTH_ONLY.exec(t)?.groups;
   if (whole) {
     const year = Number(whole.y);
@@ -172,15 +189,39 @@ export function scanPeriod(text: string): [RawDate, RawDate] | null {
     const day = (d: number): RawDate => ({ year, month, day: d, ambiguous: false, hour: 0, minute: 0, second: 0 });
     return [day(1), day(last)];
   }
-  const splitters = [/\s+(?:-|–|to|through|till|until)\s+/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}\s*[a-z])/i, /(?<=\d{4})\s*[-–]\s*(?=\d{1,2}[/.])/];
-  for (const re of splitters) {
+  for (const re of PERIOD_SPLITTERS) {
     const parts = t.split(re);
     if (parts.length !== 2) continue;
     const a = scanDate(parts[0] ?? "");
     const b = scanDate(parts[1] ?? "");
-    if (a && b) return [a, b];
+    if (a && b) return sameOrder(a, b);
   }
   return null;
+}
+
+/** Drops words before the first one a date can start with ("Statement Period: From 01 May…"). */
+function stripLeadingWords(t: string): string {
+  let at = 0;
+  while (at < t.length) {
+    const end = t.indexOf(" ", at);
+    const word = end < 0 ? t.slice(at) : t.slice(at, end);
+    if (DATE_WORD.test(word) || end < 0) break;
+    at = end + 1;
+  }
+  return t.slice(at);
+}
+
+/**
+ * Both ends of a period in the order one of them proves (a part above 12). The proving end stays
+ * ambiguous, so it still counts in the document's order and resolves the same way under either.
+ */
+function sameOrder(a: Readonly<RawDate>, b: Readonly<RawDate>): [RawDate, RawDate] {
+  const proves = (d: RawDate): DayMonthOrder | null => (!d.ambiguous ? null : d.month > 12 ? "mdy" : d.day > 12 ? "dmy" : null);
+  const pa = proves(a);
+  const pb = proves(b);
+  if (pa && b.ambiguous && !pb) return [a, resolveDate(b, pa)];
+  if (pb && a.ambiguous && !pa) return [resolveDate(a, pb), b];
+  return [a, b];
 }
 
 /** A day and month without a year ("02 Dec", "02-Dec"), as statements that print the year on a second line or not at all. */

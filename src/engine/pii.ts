@@ -1,6 +1,6 @@
 import { documentLines } from "./assemble.ts";
 import { scanTable } from "./layout/rows.ts";
-import { extractHeaderFacts } from "./metadata.ts";
+import { extractHeaderFacts } from "./metadata/index.ts";
 import type { ExtractedDocument } from "./types.ts";
 
 /** Personal data printed on a statement, for the redaction stage to find and cover. */

@@ -80,3 +80,33 @@ describe("scanPeriod", () => {
     expect(formatLagos(resolveDate(p[1], "dmy")).slice(0, 10)).toBe(b);
   });
 });
+
+describe("scanPeriod: forms seen on statements", () => {
+  const iso = (p: [RawDate, RawDate] | null) => {
+    if (!p) return null;
+    const order = inferDayMonthOrder(p);
+    return p.map((d) => formatLagos(resolveDate(d, order)).slice(0, 10));
+  };
+  test.each([
+    ["From: 01 May 2024 To: 31 May 2024", ["2024-05-01", "2024-05-31"]],
+    ["01-May-2024 to 31-May-2024", ["2024-05-01", "2024-05-31"]],
+    ["Covering 1 May 2024 through 31 May 2024", ["2024-05-01", "2024-05-31"]],
+    ["JUL.01 2026 - JUL.31 2026", ["2026-07-01", "2026-07-31"]],
+    ["Statement Period 04/30/2026 - 08/01/2026", ["2026-04-30", "2026-08-01"]],
+    ["for the period 01/05/2024 – 31/05/2024", ["2024-05-01", "2024-05-31"]],
+    ["between 1 May 2024 and 31 May 2024", ["2024-05-01", "2024-05-31"]],
+  ])("%s", (text, want) => expect(iso(scanPeriod(text))).toEqual(want));
+
+  test("the end that proves month-first orders the other end, which stays out of the document vote", () => {
+    const [a, b] = scanPeriod("04/30/2026 - 08/01/2026")!;
+    expect(a.ambiguous).toBe(true);
+    expect(b).toMatchObject({ month: 8, day: 1, ambiguous: false });
+    // Under either document order the proving end reads the same.
+    expect(formatLagos(resolveDate(a, "dmy")).slice(0, 10)).toBe("2026-04-30");
+  });
+
+  test("long or dateless texts are no period", () => {
+    expect(scanPeriod(`Period ${"x ".repeat(100)}01 May 2024 - 31 May 2024`)).toBeNull();
+    expect(scanPeriod("Statement Period: to be confirmed")).toBeNull();
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { formatLagos } from "../../src/engine/dates.ts";
 import { pageLines, sheetLines } from "../../src/engine/layout/lines.ts";
-import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "../../src/engine/metadata.ts";
+import { accountScrubber, extractHeaderFacts, maskAccountNumber } from "../../src/engine/metadata/index.ts";
 import { page } from "./layout-helpers.ts";
 
 const facts = (lines: Parameters<typeof page>[1]) => extractHeaderFacts(pageLines(page(1, lines)));

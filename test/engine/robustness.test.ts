@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { assembleStatement } from "../../src/engine/assemble.ts";
 import { pageLines } from "../../src/engine/layout/lines.ts";
 import { stitchBrokenDates } from "../../src/engine/layout/stitch.ts";
-import { extractHeaderFacts } from "../../src/engine/metadata.ts";
+import { extractHeaderFacts } from "../../src/engine/metadata/index.ts";
 import { type PrintedFigures, reconcile } from "../../src/engine/reconcile.ts";
 import { page, pdfDoc } from "./layout-helpers.ts";
 

@@ -1,4 +1,4 @@
-import { extractHeaderFacts } from "../metadata.ts";
+import { extractHeaderFacts } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";

@@ -4,7 +4,7 @@ import { completePartialDate, dateSortKey, formatLagos, inferDayMonthOrder, type
 import { inferColumns } from "../layout/infer.ts";
 import type { Line } from "../layout/lines.ts";
 import { CLOSING_LABEL, OPENING_LABEL, scanTable, type TableScan } from "../layout/rows.ts";
-import { accountScrubber, extractHeaderFacts, type HeaderFacts, maskAccountNumber } from "../metadata.ts";
+import { accountScrubber, extractHeaderFacts, type HeaderFacts, maskAccountNumber, missingFactNotes } from "../metadata/index.ts";
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import { type LedgerRow, type PrintedFigures, reconcile } from "../reconcile.ts";
 import type { AccountSection, Checks, Transaction } from "../types.ts";
@@ -214,6 +214,9 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
   if (skipped.length > 0) notes.push(`Undated lines with amounts between rows were not read as transactions: ${listed(skipped, 3)}.`);
   const strays = drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) notes.push(`Text that fit no column was left out: ${listed(strays, 5)}.`);
+  // Facts neither this section nor the first one prints are left empty (metadata/index.ts), and said so.
+  const absent = { "account holder": !facts.holder, "account number": !facts.accountNumber, "statement period": !facts.period };
+  notes.push(...missingFactNotes(facts.missing.filter((m) => absent[m])));
   const account = facts.accountNumber;
   if (scan.otherAccount && scan.otherAccount !== account) notes.push(`A section for another account (${maskAccountNumber(scan.otherAccount)}) follows; only the first account's transactions were read.`);
   const scrub = accountScrubber(account);

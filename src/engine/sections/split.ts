@@ -1,5 +1,5 @@
 import { KOBO_TOLERANCE } from "../chain/link.ts";
-import { extractHeaderFacts, type HeaderFacts } from "../metadata.ts";
+import { extractHeaderFacts, type HeaderFacts } from "../metadata/index.ts";
 import { type Kobo, parseAmount } from "../money.ts";
 import { headerAt } from "../layout/header.ts";
 import type { Line } from "../layout/lines.ts";

@@ -1,0 +1,79 @@
+/**
+ * Statement facts printed outside the transaction table: holder, account number, period,
+ * opening/closing balances, totals and counts, currency. `labels.ts` names the vocabulary,
+ * `grid.ts` reads values beside or under their labels, `holder.ts`, `period.ts` and
+ * `account-number.ts` settle each fact.
+ */
+import type { RawDate } from "../dates.ts";
+import type { Line } from "../layout/lines.ts";
+import type { PrintedTotals } from "../reconcile.ts";
+import { readAccountNumber } from "./account-number.ts";
+import { readLabelledValues } from "./grid.ts";
+import { unlabelledHolder } from "./holder.ts";
+import { periodFromSentence, periodFromTitle, periodOf } from "./period.ts";
+import { countOf, currencyCode, signedMoney } from "./values.ts";
+
+export { accountScrubber, isMasked, maskAccountNumber } from "./account-number.ts";
+export { labelField } from "./labels.ts";
+
+export interface HeaderFacts extends PrintedTotals {
+  /** Digits as printed, with the bank's mask characters where it hid some ("064****837"); null when none is printed. */
+  accountNumber: string | null;
+  holder: string | null;
+  /** The holder was read from a label ("Account Name: …"), not guessed from a salutation or letter head. */
+  holderLabelled: boolean;
+  period: [RawDate, RawDate] | null;
+  currency: string | null;
+  /** Facts the statement does not print, in words ("account holder"), for `checks.notes`. */
+  missing: MissingFact[];
+}
+
+export type MissingFact = "account holder" | "account number" | "statement period";
+
+/**
+ * `tableTop`: page and baseline of the first transaction row; a name without a label is only
+ * looked for above it.
+ */
+export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
+  const raw = readLabelledValues(lines);
+  if (!raw.has("period")) {
+    const titled = periodFromTitle(lines) ?? periodFromSentence(lines);
+    if (titled) raw.set("period", titled);
+  }
+  // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then the name atop the address.
+  const holderLabelled = raw.has("holder");
+  let holder = raw.get("holder") ?? raw.get("salutation")?.replace(/,\s*$/, "") ?? null;
+  if (!holder) holder = unlabelledHolder(tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines);
+  const accountNumber = readAccountNumber(raw.get("accountNumber") ?? "");
+  const period = periodOf(raw);
+  const missing: MissingFact[] = [];
+  if (!holder) missing.push("account holder");
+  if (!accountNumber) missing.push("account number");
+  if (!period) missing.push("statement period");
+  return {
+    accountNumber,
+    holder,
+    holderLabelled,
+    period,
+    opening: signedMoney(raw.get("opening")),
+    closing: signedMoney(raw.get("closing")),
+    totalDebit: signedMoney(raw.get("totalDebit")),
+    totalCredit: signedMoney(raw.get("totalCredit")),
+    debitCount: countOf(raw.get("debitCount")),
+    creditCount: countOf(raw.get("creditCount")),
+    currency: currencyCode(raw.get("currency")),
+    missing,
+  };
+}
+
+/**
+ * Plain sentences for `checks.notes` about facts the statement does not print: the field is left
+ * empty (the period falls back to the first and last rows' dates).
+ */
+export function missingFactNotes(missing: readonly MissingFact[]): string[] {
+  return missing.map((m) =>
+    m === "statement period"
+      ? "No statement period is printed; the first and last transaction dates are given instead."
+      : `No ${m === "account holder" ? "account holder name" : "account number"} is printed on the statement; the field is left empty.`,
+  );
+}
