@@ -10,6 +10,8 @@ export interface TextItem {
   y: number;
   width: number;
   height: number;
+  /** pdf.js's name for the item's font, the same for one font across a document's pages in one reading (not across workers). */
+  font?: string;
 }
 
 export interface PageText {
@@ -87,6 +89,7 @@ export interface ParseResponse {
   row_wise_reconcilable: boolean;
   transactions: Transaction[];
   checks: Checks;
+  integrity?: import("./integrity/types.ts").Integrity;
 }
 
 export interface ParseOptions {

@@ -3,6 +3,8 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
+import { readInfo } from "../integrity/facts.ts";
+import type { InfoFacts } from "../integrity/types.ts";
 import type { PageText, TextItem } from "../types.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
 import { withUpdate } from "./page-tree.ts";
@@ -75,6 +77,7 @@ interface RawItem {
   transform?: number[];
   width?: number;
   height?: number;
+  fontName?: string;
 }
 
 /** Text items of one page with top-left origin coordinates. */
@@ -96,7 +99,7 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       const m = multiply(viewport.transform as number[], t);
       if (m[0]! <= 0 || Math.abs(m[1]!) > ROTATION_EPSILON * m[0]! || Math.abs(m[2]!) > ROTATION_EPSILON * Math.abs(m[3]!)) continue;
       const fontHeight = Math.hypot(m[2]!, m[3]!) || raw.height || 0;
-      items.push({ str, x: m[4]!, y: m[5]! - fontHeight, width: raw.width ?? 0, height: fontHeight });
+      items.push({ str, x: m[4]!, y: m[5]! - fontHeight, width: raw.width ?? 0, height: fontHeight, ...(raw.fontName ? { font: raw.fontName } : {}) });
     }
     return { number: n, width: viewport.width, height: viewport.height, items };
   } finally {
@@ -126,7 +129,7 @@ export interface ExtractPagesOptions {
 }
 
 /** Text of pages first..last (1-based, inclusive). Pages without any text are kept (empty items). */
-export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string }> {
+export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string; info: InfoFacts }> {
   const doc = await openPdf(bytes, opts.password, opts.update);
   try {
     checkPageCount(doc.numPages, opts.maxPages);
@@ -138,7 +141,7 @@ export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions)
       pages.push(await readPage(doc, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
       opts.onPage?.(n);
     }
-    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc) };
+    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc), info: await readInfo(doc) };
   } finally {
     await doc.destroy();
   }

@@ -1,0 +1,222 @@
+import { type Operand, parseContent } from "../redact/content-lexer.ts";
+import { apply, IDENTITY, type Matrix, multiply } from "../redact/interpret.ts";
+import type { PageText, TextItem } from "../types.ts";
+import type { ObjectIndex } from "./objects.ts";
+import type { RawPage } from "./page-tree.ts";
+import type { IntegritySignal } from "./types.ts";
+
+/**
+ * Painted-over figures, seen two ways. In the text layer: two different strings drawn on top of
+ * each other (the old figure is still there under the new one). In the drawing: a filled rectangle
+ * painted after text it covers, with new text drawn on top of it (a "white box" edit).
+ */
+
+/** Two items overlap when they share this much of the smaller one's height and width. */
+const OVERLAP_V = 0.6;
+const OVERLAP_H = 0.5;
+const HAS_DIGIT = /\d/;
+const norm = (s: string) => s.replace(/\s+/g, "");
+
+/** Text-over-text on one page, from its text items (sorted sweep: O(n log n) for a table). */
+export function textOverText(page: PageText): IntegritySignal[] {
+  const items = page.items.filter((it) => it.height > 0 && it.width > 0 && norm(it.str) !== "").sort((a, b) => a.y - b.y);
+  const pairs: [TextItem, TextItem][] = [];
+  for (let i = 0; i < items.length; i++) {
+    const a = items[i]!;
+    for (let j = i + 1; j < items.length && items[j]!.y < a.y + a.height; j++) {
+      const b = items[j]!;
+      if (overlaps(a, b) && differ(a.str, b.str)) pairs.push([a, b]);
+    }
+  }
+  if (pairs.length === 0) return [];
+  const [a, b] = pairs[0]!;
+  const more = pairs.length > 1 ? ` (and ${pairs.length - 1} more place${pairs.length > 2 ? "s" : ""})` : "";
+  return [{ code: "text_over_text", severity: "high", page: page.number, detail: `"${b.str.trim()}" is drawn on top of "${a.str.trim()}"${more}.` }];
+}
+
+function overlaps(a: TextItem, b: TextItem): boolean {
+  const v = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  const h = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  return v >= OVERLAP_V * Math.min(a.height, b.height) && h >= OVERLAP_H * Math.min(a.width, b.width);
+}
+
+/** Different figures: simulated bold (the same string twice) and split runs (one inside the other) are not. */
+function differ(s: string, t: string): boolean {
+  const a = norm(s);
+  const b = norm(t);
+  return a !== b && !a.includes(b) && !b.includes(a) && (HAS_DIGIT.test(a) || HAS_DIGIT.test(b));
+}
+
+interface Mark {
+  order: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A covering box is at least this big (points): smaller fills are rules and borders. */
+const MIN_BOX_W = 8;
+const MIN_BOX_H = 5;
+/** ...and at most this tall: a box hiding a figure covers a line or two, not a page. */
+const MAX_BOX_H = 60;
+/** Share of a text's box inside the rectangle for it to count as covered or on top. */
+const INSIDE = 0.6;
+/** Content streams larger than this are not interpreted (a statement page is far smaller). */
+const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
+
+/** Pages where a filled rectangle hides earlier text and other text is drawn on top of it. */
+export function coveredText(index: ObjectIndex, pages: RawPage[]): { page: number; detail: string }[] {
+  const out: { page: number; detail: string }[] = [];
+  for (const page of pages) {
+    const streams = page.contents.map((num) => index.streamData(num)).filter((d): d is Uint8Array => d !== undefined);
+    const size = streams.reduce((n, d) => n + d.length, 0);
+    if (size === 0 || size > MAX_CONTENT_BYTES) continue;
+    const content = joinStreams(streams);
+    if (!mayCover(content)) continue;
+    const found = coverIn(content);
+    if (found) out.push({ page: page.number, detail: found });
+  }
+  return out;
+}
+
+function joinStreams(streams: Uint8Array[]): Uint8Array {
+  if (streams.length === 1) return streams[0]!;
+  // Streams of one page are one content stream split anywhere but between tokens: join with a space.
+  const out = new Uint8Array(streams.reduce((n, d) => n + d.length + 1, 0));
+  let at = 0;
+  for (const d of streams) {
+    out.set(d, at);
+    out[at + d.length] = 0x20;
+    at += d.length + 1;
+  }
+  return out;
+}
+
+/**
+ * Cheap test before interpreting: a rectangle painted after some text ends, and text begun after
+ * that rectangle. Pages drawing their backgrounds first and their text last never pass it.
+ */
+function mayCover(content: Uint8Array): boolean {
+  const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  const firstEt = buf.indexOf("ET");
+  if (firstEt < 0) return false;
+  const lastBt = buf.lastIndexOf("BT");
+  const re = buf.indexOf("re", firstEt);
+  return re >= 0 && lastBt > re;
+}
+
+const num = (o: Operand | undefined) => (o?.kind === "number" ? o.value : 0);
+
+/** Interprets just enough (CTM, text matrices, rectangles, fills) to find a covering box. */
+function coverIn(content: Uint8Array): string | undefined {
+  const texts: Mark[] = [];
+  const boxes: Mark[] = [];
+  let ctm: Matrix = IDENTITY;
+  const saved: Matrix[] = [];
+  let tm: Matrix = IDENTITY;
+  let tlm: Matrix = IDENTITY;
+  let size = 0;
+  let leading = 0;
+  let path: Mark[] = [];
+  let order = 0;
+  const show = (bytes: number) => {
+    const trm = multiply(tm, ctm);
+    const scale = Math.hypot(trm[2], trm[3]) * size || size;
+    const [x, y] = apply(trm, 0, 0);
+    // Glyph widths are not read here: half the font size per byte is close enough to place a box.
+    const w = Math.max(1, bytes) * 0.5 * scale;
+    texts.push({ order: order++, x0: x, y0: y - 0.2 * scale, x1: x + w, y1: y + 0.8 * scale });
+    tm = multiply([1, 0, 0, 1, w / (Math.hypot(trm[0], trm[1]) || 1), 0], tm);
+  };
+  for (const op of parseContent(content)) {
+    const o = op.operands;
+    switch (op.operator) {
+      case "q":
+        saved.push(ctm);
+        break;
+      case "Q":
+        ctm = saved.pop() ?? IDENTITY;
+        break;
+      case "cm":
+        ctm = multiply([num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])], ctm);
+        break;
+      case "BT":
+        tm = tlm = IDENTITY;
+        break;
+      case "Tf":
+        size = num(o[1]);
+        break;
+      case "TL":
+        leading = num(o[0]);
+        break;
+      case "Td":
+      case "TD":
+        if (op.operator === "TD") leading = -num(o[1]);
+        tm = tlm = multiply([1, 0, 0, 1, num(o[0]), num(o[1])], tlm);
+        break;
+      case "Tm":
+        tm = tlm = [num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])];
+        break;
+      case "T*":
+        tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
+        break;
+      case "'":
+      case '"':
+        tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
+        show(stringBytes(o.at(-1)));
+        break;
+      case "Tj":
+        show(stringBytes(o[0]));
+        break;
+      case "TJ":
+        show(o[0]?.kind === "array" ? o[0].items.reduce((n, it) => n + stringBytes(it), 0) : 0);
+        break;
+      case "re": {
+        const [x, y, w, h] = [num(o[0]), num(o[1]), num(o[2]), num(o[3])];
+        const corners = [apply(ctm, x, y), apply(ctm, x + w, y + h), apply(ctm, x, y + h), apply(ctm, x + w, y)];
+        const xs = corners.map((c) => c[0]);
+        const ys = corners.map((c) => c[1]);
+        path.push({ order: 0, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+        break;
+      }
+      case "f":
+      case "F":
+      case "f*":
+      case "B":
+      case "B*":
+      case "b":
+      case "b*":
+        for (const r of path) boxes.push({ ...r, order: order++ });
+        path = [];
+        break;
+      case "n":
+      case "S":
+      case "s":
+      case "W":
+      case "W*":
+        if (op.operator !== "W" && op.operator !== "W*") path = [];
+        break;
+    }
+  }
+  for (const box of boxes) {
+    const w = box.x1 - box.x0;
+    const h = box.y1 - box.y0;
+    if (w < MIN_BOX_W || h < MIN_BOX_H || h > MAX_BOX_H) continue;
+    const under = texts.find((t) => t.order < box.order && inside(t, box));
+    const over = under && texts.find((t) => t.order > box.order && inside(t, box));
+    if (under && over) return `A filled box (${Math.round(w)}×${Math.round(h)} pt) is painted over earlier text and new text is drawn on top of it.`;
+  }
+  return undefined;
+}
+
+function stringBytes(o: Operand | undefined): number {
+  return o?.kind === "string" ? o.bytes.length : 0;
+}
+
+function inside(t: Mark, box: Mark): boolean {
+  const w = Math.min(t.x1, box.x1) - Math.max(t.x0, box.x0);
+  const h = Math.min(t.y1, box.y1) - Math.max(t.y0, box.y0);
+  if (w <= 0 || h <= 0) return false;
+  return w * h >= INSIDE * (t.x1 - t.x0) * (t.y1 - t.y0);
+}
