@@ -1,7 +1,7 @@
 import { pdfCrypt } from "../guards/pdf-crypt.ts";
 import type { PdfDocument } from "../pdf/extract.ts";
 import { coveredText } from "./overlay.ts";
-import { dictOf, indexObjects, type ObjectIndex } from "./objects.ts";
+import { indexObjects, type ObjectIndex } from "./objects.ts";
 import { fontMemo, type RawPage, rawPages, resourceFonts } from "./page-tree.ts";
 import type { ByteFacts, InfoFacts, UpdateFacts } from "./types.ts";
 
@@ -52,7 +52,7 @@ export function byteFacts(bytes: Uint8Array, opts: { password?: string; maxPages
     incremental_updates: updates.length,
     updates,
     fonts_per_page: pages.map((p) => ({ page: p.number, fonts: resourceFonts(index, p.resources, memo) })),
-    covered: crypt.kind === "locked" ? [] : coveredText(index, pages),
+    covered: crypt.kind === "locked" ? [] : coveredText(index, pages, new Set(updates.flatMap((u) => u.contentPages))),
     partial: crypt.kind === "locked" || pages.length === 0,
   };
 }
@@ -62,7 +62,7 @@ function updateFacts(index: ObjectIndex, pages: RawPage[]): UpdateFacts[] {
   for (let k = index.originalSections; k < index.sections.length; k++) {
     const defined = index.sections[k]!;
     if (defined.size === 0) continue;
-    const contentPages = pages.filter((p) => p.contents.some((c) => defined.has(c)) || drawsDefinedForm(index, p, defined)).map((p) => p.number);
+    const contentPages = pages.filter((p) => p.contents.some((c) => defined.has(c)) || drawsDefinedForm(p, defined)).map((p) => p.number);
     const signature = Buffer.from(index.sectionBytes[k]!).includes("/ByteRange");
     out.push({ index: out.length + 1, objects: defined.size, contentPages, signature });
   }
@@ -70,8 +70,6 @@ function updateFacts(index: ObjectIndex, pages: RawPage[]): UpdateFacts[] {
 }
 
 /** The page's resources name a form XObject the update (re)defines: what the page draws changed. */
-function drawsDefinedForm(index: ObjectIndex, page: RawPage, defined: Set<number>): boolean {
-  const xobjects = dictOf(index.resolve(page.resources?.get("XObject")));
-  for (const [, ref] of xobjects ?? []) if (ref.t === "ref" && defined.has(ref.num)) return true;
-  return false;
+function drawsDefinedForm(page: RawPage, defined: Set<number>): boolean {
+  return page.resources.xobjects.some((num) => defined.has(num));
 }

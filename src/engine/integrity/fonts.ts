@@ -9,24 +9,33 @@ import type { IntegritySignal, PageFacts } from "./types.ts";
 
 /** An amount, count or date-like figure: digits with separators, signs, a currency mark or Cr/Dr. */
 const FIGURE = /^[\s(+\-₦N#$]*\d[\d\s,./:-]*\)?\s*(?:CR|DR|Cr|Dr|cr|dr)?$/;
-/** Fewest figures in the same column, besides the odd one, for a font to be "the column's font". */
-const MIN_PEERS = 4;
+/** Fewest figures in the same column, besides the odd one, for a font to be "the column's font" (a credit column can be sparse). */
+const MIN_PEERS = 3;
 /** Share of the column's other figures that must share one font. */
 const DOMINANT = 0.8;
 
 /** Figures on a page in a font used by no other text of the page while their column uses another. */
 export function fontOutliers(page: PageText): IntegritySignal[] {
-  const withFont = page.items.filter((it): it is TextItem & { font: string } => typeof it.font === "string" && it.str.trim() !== "");
-  if (withFont.length === 0) return [];
-  const figures = withFont.filter((it) => FIGURE.test(it.str.trim()));
-  // Fonts some non-figure text uses (labels, narrations) belong to the page's design.
-  const textFonts = new Set(withFont.filter((it) => !FIGURE.test(it.str.trim())).map((it) => it.font));
+  // One pass: which fonts set figures, which set other text. Most pages end here, with no font
+  // that only a handful of figures use.
+  const figures: (TextItem & { font: string })[] = [];
+  const textFonts = new Set<string>();
   const perFont = new Map<string, number>();
-  for (const it of figures) perFont.set(it.font, (perFont.get(it.font) ?? 0) + 1);
+  for (const it of page.items) {
+    if (it.font === undefined) continue;
+    const s = it.str.trim();
+    if (s === "") continue;
+    if (FIGURE.test(s)) {
+      figures.push(it as TextItem & { font: string });
+      perFont.set(it.font, (perFont.get(it.font) ?? 0) + 1);
+    } else textFonts.add(it.font);
+  }
+  const rare = Math.max(3, figures.length / 10);
+  const candidates = [...perFont].filter(([font, n]) => !textFonts.has(font) && n <= rare).map(([font]) => font);
+  if (candidates.length === 0) return [];
   const odd: TextItem[] = [];
   for (const it of figures) {
-    // Only a font a handful of figures use can be the odd one; this keeps the column search rare.
-    if (textFonts.has(it.font) || perFont.get(it.font)! > Math.max(3, figures.length / 10)) continue;
+    if (!candidates.includes(it.font)) continue;
     const peers = figures.filter((o) => o !== it && o.x < it.x + it.width && it.x < o.x + o.width);
     if (peers.length < MIN_PEERS) continue;
     const counts = new Map<string, number>();

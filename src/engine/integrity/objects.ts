@@ -17,6 +17,8 @@ interface Definition {
   data: Uint8Array;
   /** Offset of the value in `data`. */
   at: number;
+  /** Where the object ends in `data`, when known (the next object of an object stream). */
+  end?: number;
   /** Save the object belongs to: 0 = the original, k = the k-th %%EOF-terminated section after it. */
   section: number;
   /** For a top-level stream: where its data starts and ends in `data`. */
@@ -28,6 +30,11 @@ export interface ObjectIndex {
   get(num: number): Definition | undefined;
   /** The value of object `num` (latest definition), cached. */
   value(num: number): PdfValue | undefined;
+  /**
+   * The text (latin1) of object `num` from its value to `endobj` (or the next object of its object
+   * stream), at most `max` bytes: for values too big or too many for the bounded object reader.
+   */
+  text(num: number, max: number): string | undefined;
   /** Follows a reference (once) to its value; other values come back as they are. */
   resolve(v: PdfValue | undefined): PdfValue | undefined;
   /** Decoded data of a stream object (Flate or unfiltered; others undefined). */
@@ -86,10 +93,11 @@ export function indexObjects(bytes: Uint8Array, crypt: CryptState): ObjectIndex 
       let start = s + STREAM.length;
       if (bytes[start] === 0x0d) start++;
       if (bytes[start] === 0x0a) start++;
-      const end = declaredEnd(buf, def, start) ?? trimEol(bytes, start, buf.indexOf(ENDSTREAM, start) < 0 ? bytes.length : buf.indexOf(ENDSTREAM, start));
+      const dict = dictOf(readObject(bytes, at));
+      const found = buf.indexOf(ENDSTREAM, start);
+      const end = declaredEnd(buf, numOf(dict?.get("Length")), start) ?? trimEol(bytes, start, found < 0 ? bytes.length : found);
       def.stream = [start, end];
       HEADER.lastIndex = Math.max(HEADER.lastIndex, end);
-      const dict = dictOf(readObject(bytes, at));
       if (nameOf(dict?.get("Type")) === "ObjStm") objStms.push(def);
     }
     define(def);
@@ -104,6 +112,12 @@ export function indexObjects(bytes: Uint8Array, crypt: CryptState): ObjectIndex 
       const v = d ? readObject(d.data, d.at) : undefined;
       cache.set(num, v);
       return v;
+    },
+    text(num, max) {
+      const d = latest.get(num);
+      if (!d) return undefined;
+      const end = d.end ?? Buffer.from(d.data.buffer, d.data.byteOffset, d.data.byteLength).indexOf(ENDOBJ, d.at);
+      return Buffer.from(d.data.buffer, d.data.byteOffset, d.data.byteLength).toString("latin1", d.at, Math.min(d.at + max, end < 0 ? d.data.length : end));
     },
     resolve: (v) => (v?.t === "ref" ? index.value(v.num) : v),
     streamData(num) {
@@ -126,8 +140,7 @@ export function indexObjects(bytes: Uint8Array, crypt: CryptState): ObjectIndex 
 }
 
 /** The stream's end by its /Length when that is a direct number and `endstream` follows it. */
-function declaredEnd(buf: Buffer, def: Definition, start: number): number | undefined {
-  const length = numOf(dictOf(readObject(def.data, def.at))?.get("Length"));
+function declaredEnd(buf: Buffer, length: number | undefined, start: number): number | undefined {
   if (length === undefined || length < 0 || start + length > buf.length) return undefined;
   let j = start + length;
   while (j < buf.length && (buf[j] === 0x0a || buf[j] === 0x0d || buf[j] === 0x20)) j++;
@@ -172,6 +185,9 @@ function objectStreamEntries(data: Uint8Array, stm: Definition, index: ObjectInd
     const at = first + Number(numbers[k + 1]);
     if (at < data.length) out.push({ num: Number(numbers[k]), gen: 0, data, at, section: stm.section });
   }
+  // Objects are stored in offset order; each ends where the next begins.
+  const sorted = [...out].sort((a, b) => a.at - b.at);
+  sorted.forEach((d, k) => (d.end = sorted[k + 1]?.at ?? data.length));
   return out;
 }
 

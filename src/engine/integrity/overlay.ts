@@ -65,10 +65,23 @@ const INSIDE = 0.6;
 /** Content streams larger than this are not interpreted (a statement page is far smaller). */
 const MAX_CONTENT_BYTES = 4 * 1024 * 1024;
 
-/** Pages where a filled rectangle hides earlier text and other text is drawn on top of it. */
-export function coveredText(index: ObjectIndex, pages: RawPage[]): { page: number; detail: string }[] {
+/**
+ * Documents up to this many pages have every page's drawing interpreted; longer ones only the pages
+ * an edit usually leaves a trace on (see coveredText), so a 2,000-page statement is not inflated
+ * and tokenised a second time.
+ */
+const ALL_PAGES_UP_TO = 50;
+
+/**
+ * Pages where a filled rectangle hides earlier text and other text is drawn on top of it. `suspect`
+ * (pages an incremental update redrew) are always examined, as are pages whose drawing is split
+ * over several streams (editors and overlay tools append a stream of their own).
+ */
+export function coveredText(index: ObjectIndex, pages: RawPage[], suspect: ReadonlySet<number>): { page: number; detail: string }[] {
   const out: { page: number; detail: string }[] = [];
+  const all = pages.length <= ALL_PAGES_UP_TO;
   for (const page of pages) {
+    if (!all && page.contents.length < 2 && !suspect.has(page.number)) continue;
     const streams = page.contents.map((num) => index.streamData(num)).filter((d): d is Uint8Array => d !== undefined);
     const size = streams.reduce((n, d) => n + d.length, 0);
     if (size === 0 || size > MAX_CONTENT_BYTES) continue;
@@ -93,17 +106,22 @@ function joinStreams(streams: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** A path-filling operator (f, F, f*, B, B*, b, b*) as a token. */
+const FILL = /(?:^|[\s\]>)])(?:f\*?|F|B\*?|b\*?)(?=[\s/[<(]|$)/g;
+
 /**
- * Cheap test before interpreting: a rectangle painted after some text ends, and text begun after
- * that rectangle. Pages drawing their backgrounds first and their text last never pass it.
+ * Cheap test before interpreting: a path filled after some text ends, and text begun after that
+ * fill. Pages drawing their backgrounds first and their text last never pass it.
  */
 function mayCover(content: Uint8Array): boolean {
   const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   const firstEt = buf.indexOf("ET");
   if (firstEt < 0) return false;
   const lastBt = buf.lastIndexOf("BT");
-  const re = buf.indexOf("re", firstEt);
-  return re >= 0 && lastBt > re;
+  if (lastBt < firstEt) return false;
+  FILL.lastIndex = 0;
+  const text = buf.toString("latin1", firstEt, lastBt);
+  return FILL.test(text);
 }
 
 const num = (o: Operand | undefined) => (o?.kind === "number" ? o.value : 0);
@@ -118,7 +136,19 @@ function coverIn(content: Uint8Array): string | undefined {
   let tlm: Matrix = IDENTITY;
   let size = 0;
   let leading = 0;
-  let path: Mark[] = [];
+  // Bounding box of the current path in user space (rectangles and polygons alike: editors draw
+  // their boxes with `re` or with m/l/h).
+  let path: Mark | null = null;
+  const extend = (x: number, y: number) => {
+    const [px, py] = apply(ctm, x, y);
+    if (!path) path = { order: 0, x0: px, y0: py, x1: px, y1: py };
+    else {
+      path.x0 = Math.min(path.x0, px);
+      path.y0 = Math.min(path.y0, py);
+      path.x1 = Math.max(path.x1, px);
+      path.y1 = Math.max(path.y1, py);
+    }
+  };
   let order = 0;
   const show = (bytes: number) => {
     const trm = multiply(tm, ctm);
@@ -174,12 +204,26 @@ function coverIn(content: Uint8Array): string | undefined {
         break;
       case "re": {
         const [x, y, w, h] = [num(o[0]), num(o[1]), num(o[2]), num(o[3])];
-        const corners = [apply(ctm, x, y), apply(ctm, x + w, y + h), apply(ctm, x, y + h), apply(ctm, x + w, y)];
-        const xs = corners.map((c) => c[0]);
-        const ys = corners.map((c) => c[1]);
-        path.push({ order: 0, x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) });
+        extend(x, y);
+        extend(x + w, y + h);
+        extend(x, y + h);
+        extend(x + w, y);
         break;
       }
+      case "m":
+      case "l":
+        extend(num(o[0]), num(o[1]));
+        break;
+      case "c":
+        extend(num(o[0]), num(o[1]));
+        extend(num(o[2]), num(o[3]));
+        extend(num(o[4]), num(o[5]));
+        break;
+      case "v":
+      case "y":
+        extend(num(o[0]), num(o[1]));
+        extend(num(o[2]), num(o[3]));
+        break;
       case "f":
       case "F":
       case "f*":
@@ -187,15 +231,15 @@ function coverIn(content: Uint8Array): string | undefined {
       case "B*":
       case "b":
       case "b*":
-        for (const r of path) boxes.push({ ...r, order: order++ });
-        path = [];
+        if (path) boxes.push({ ...(path as Mark), order: order++ });
+        path = null;
         break;
       case "n":
       case "S":
       case "s":
       case "W":
       case "W*":
-        if (op.operator !== "W" && op.operator !== "W*") path = [];
+        if (op.operator !== "W" && op.operator !== "W*") path = null;
         break;
     }
   }

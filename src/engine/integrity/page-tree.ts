@@ -1,7 +1,18 @@
 import type { PdfValue } from "../guards/pdf-object.ts";
 import { dictOf, nameOf, type ObjectIndex } from "./objects.ts";
 
-/** A page as the raw structure describes it, in page order. */
+/**
+ * Pages as the raw structure describes them, read with a few patterns over each page object's own
+ * text rather than the bounded object reader: page dictionaries can carry thousands of resource
+ * entries (pdf-lib adds one per drawText), and a 2,000-page document must stay cheap to read.
+ */
+
+/** The resources a page (or form) draws with: font and XObject objects. */
+export interface Resources {
+  fonts: number[];
+  xobjects: number[];
+}
+
 export interface RawPage {
   /** 1-based page number. */
   number: number;
@@ -9,44 +20,84 @@ export interface RawPage {
   num: number;
   /** Object numbers of its content streams, in drawing order. */
   contents: number[];
-  /** Its resource dictionary (inherited from the page tree when not its own). */
-  resources: Map<string, PdfValue> | undefined;
+  resources: Resources;
 }
 
 /** Pages followed at most this deep in the tree; real trees are a few levels. */
 const MAX_TREE_DEPTH = 64;
+/** Bytes of one page-tree object read (a flat /Kids of 100,000 pages is ~1.2 MB). */
+const MAX_NODE_BYTES = 16 * 1024 * 1024;
 
-/** Pages in order, walking /Kids from the catalog's /Pages; loops and bad kids are skipped. */
+const REFS = /(\d+)\s+\d+\s+R/g;
+const refsIn = (text: string): number[] => [...text.matchAll(REFS)].map((m) => Number(m[1]));
+const NO_RESOURCES: Resources = { fonts: [], xobjects: [] };
+
+/** Pages in order, walking /Kids from the catalog's /Pages; loops and unreadable nodes are skipped. */
 export function rawPages(index: ObjectIndex, maxPages: number): RawPage[] {
   const out: RawPage[] = [];
   if (index.root === undefined) return out;
   const seen = new Set<number>();
-  const walk = (num: number, inherited: Map<string, PdfValue> | undefined, depth: number) => {
+  const shared = new Map<number, Resources>();
+  const walk = (num: number, inherited: Resources, depth: number) => {
     if (depth > MAX_TREE_DEPTH || seen.has(num) || out.length >= maxPages) return;
     seen.add(num);
-    const dict = dictOf(index.value(num));
-    if (!dict) return;
-    const resources = dictOf(index.resolve(dict.get("Resources"))) ?? inherited;
-    const kids = index.resolve(dict.get("Kids"));
-    if (nameOf(dict.get("Type")) !== "Page" && kids?.t === "array") {
-      for (const kid of kids.v) if (kid.t === "ref") walk(kid.num, resources, depth + 1);
+    const text = index.text(num, MAX_NODE_BYTES);
+    if (text === undefined) return;
+    const resources = resourcesOf(index, text, shared) ?? inherited;
+    if (/\/Type\s*\/Pages\b/.test(text)) {
+      const kids = /\/Kids\s*\[([^\]]*)\]/.exec(text)?.[1];
+      for (const kid of kids ? refsIn(kids) : []) walk(kid, resources, depth + 1);
       return;
     }
-    out.push({ number: out.length + 1, num, contents: contentRefs(index, dict.get("Contents")), resources });
+    if (!/\/Type\s*\/Page\b/.test(text)) return;
+    out.push({ number: out.length + 1, num, contents: contentsOf(index, text), resources });
   };
-  walk(index.root, undefined, 0);
+  walk(index.root, NO_RESOURCES, 0);
   return out;
 }
 
-function contentRefs(index: ObjectIndex, contents: PdfValue | undefined): number[] {
-  if (contents?.t === "ref") {
-    const v = index.value(contents.num);
-    // /Contents may point at an array object of streams rather than at one stream.
-    if (v?.t === "array") return v.v.flatMap((c) => (c.t === "ref" ? [c.num] : []));
-    return [contents.num];
+function contentsOf(index: ObjectIndex, text: string): number[] {
+  const m = /\/Contents\s*(?:(\d+)\s+\d+\s+R|\[([^\]]*)\])/.exec(text);
+  if (!m) return [];
+  if (m[2] !== undefined) return refsIn(m[2]);
+  const num = Number(m[1]);
+  // /Contents may point at an array object of streams rather than at one stream.
+  const v = index.value(num);
+  return v?.t === "array" ? v.v.flatMap((c) => (c.t === "ref" ? [c.num] : [])) : [num];
+}
+
+/**
+ * A dictionary's /Resources: inline (its /Font and /XObject subdictionaries hold only references,
+ * so a pattern finds them) or a shared resource object (read once).
+ */
+function resourcesOf(index: ObjectIndex, text: string, shared: Map<number, Resources>): Resources | undefined {
+  const ref = /\/Resources\s*(\d+)\s+\d+\s+R/.exec(text);
+  if (ref) {
+    const num = Number(ref[1]);
+    let r = shared.get(num);
+    if (!r) {
+      r = fromDict(index, dictOf(index.value(num)));
+      shared.set(num, r);
+    }
+    return r;
   }
-  if (contents?.t === "array") return contents.v.flatMap((c) => (c.t === "ref" ? [c.num] : []));
-  return [];
+  const at = text.search(/\/Resources\s*<</);
+  if (at < 0) return undefined;
+  const body = text.slice(at);
+  return { fonts: subRefs(index, body, "Font"), xobjects: subRefs(index, body, "XObject") };
+}
+
+function subRefs(index: ObjectIndex, body: string, key: string): number[] {
+  const m = new RegExp(`/${key}\\s*(?:(\\d+)\\s+\\d+\\s+R|<<([^>]*)>>)`).exec(body);
+  if (!m) return [];
+  if (m[2] !== undefined) return refsIn(m[2]);
+  return refValues(dictOf(index.value(Number(m[1]))));
+}
+
+const refValues = (d: Map<string, PdfValue> | undefined): number[] => [...(d?.values() ?? [])].flatMap((v) => (v.t === "ref" ? [v.num] : []));
+
+function fromDict(index: ObjectIndex, d: Map<string, PdfValue> | undefined): Resources {
+  return { fonts: refValues(dictOf(index.resolve(d?.get("Font")))), xobjects: refValues(dictOf(index.resolve(d?.get("XObject")))) };
 }
 
 /** Form XObjects nested deeper than this are not searched for fonts. */
@@ -59,36 +110,27 @@ export interface FontMemo {
 }
 export const fontMemo = (): FontMemo => ({ fonts: new Map(), forms: new Map() });
 
-/**
- * Base font names a resource dictionary makes available (its fonts and its forms' fonts), subset
- * prefixes ("ABCDEF+") removed.
- */
-export function resourceFonts(index: ObjectIndex, resources: Map<string, PdfValue> | undefined, memo: FontMemo, depth = 0): string[] {
-  if (!resources) return [];
+/** Base font names the resources make available (their forms' too), subset prefixes ("ABCDEF+") removed. */
+export function resourceFonts(index: ObjectIndex, resources: Resources, memo: FontMemo, depth = 0): string[] {
   const names = new Set<string>();
-  const fonts = dictOf(index.resolve(resources.get("Font")));
-  for (const [key, ref] of fonts ?? []) {
-    const known = ref.t === "ref" ? memo.fonts.get(ref.num) : undefined;
-    if (known !== undefined) {
-      names.add(known);
-      continue;
+  for (const num of resources.fonts) {
+    let name = memo.fonts.get(num);
+    if (name === undefined) {
+      const font = dictOf(index.value(num));
+      const base = nameOf(font?.get("BaseFont"));
+      name = base ? base.replace(/^[A-Z]{6}\+/, "") : `${nameOf(font?.get("Subtype")) ?? "Font"} ${num}`;
+      memo.fonts.set(num, name);
     }
-    const font = dictOf(index.resolve(ref));
-    const base = nameOf(font?.get("BaseFont"));
-    const name = base ? base.replace(/^[A-Z]{6}\+/, "") : `${nameOf(font?.get("Subtype")) ?? "Font"} ${key}`;
-    if (ref.t === "ref") memo.fonts.set(ref.num, name);
     names.add(name);
   }
   if (depth < MAX_FORM_DEPTH) {
-    const xobjects = dictOf(index.resolve(resources.get("XObject")));
-    for (const [, ref] of xobjects ?? []) {
-      if (ref.t !== "ref") continue;
-      let list = memo.forms.get(ref.num);
+    for (const num of resources.xobjects) {
+      let list = memo.forms.get(num);
       if (!list) {
-        memo.forms.set(ref.num, []); // a form drawing itself stops here
-        const form = dictOf(index.value(ref.num));
-        list = nameOf(form?.get("Subtype")) === "Form" ? resourceFonts(index, dictOf(index.resolve(form?.get("Resources"))), memo, depth + 1) : [];
-        memo.forms.set(ref.num, list);
+        memo.forms.set(num, []); // a form drawing itself stops here
+        const form = dictOf(index.value(num));
+        list = nameOf(form?.get("Subtype")) === "Form" ? resourceFonts(index, fromDict(index, dictOf(index.resolve(form?.get("Resources")))), memo, depth + 1) : [];
+        memo.forms.set(num, list);
       }
       for (const n of list) names.add(n);
     }
