@@ -4,6 +4,7 @@
  * judged here, once the statement is assembled.
  */
 import type { PageText, ParseResponse } from "../types.ts";
+import { misalignedFigures } from "./align.ts";
 import { fontOutliers, templateSignals } from "./fonts.ts";
 import { textOverText } from "./overlay.ts";
 import { producerSignals } from "./producer.ts";
@@ -17,7 +18,7 @@ export type { ByteFacts, DocumentFacts, InfoFacts, Integrity, IntegritySignal, P
 
 /** A page's own facts: its size and what its text layer shows (run per page where pages are read). */
 export function pageFacts(page: PageText): PageFacts {
-  return { page: page.number, width: page.width, height: page.height, signals: [...textOverText(page), ...fontOutliers(page)] };
+  return { page: page.number, width: page.width, height: page.height, signals: [...textOverText(page), ...fontOutliers(page), ...misalignedFigures(page)] };
 }
 
 const SEVERITY_ORDER = { high: 0, warn: 1, info: 2 } as const;

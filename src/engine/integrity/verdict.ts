@@ -9,7 +9,7 @@ import type { IntegritySignal, Verdict } from "./types.ts";
  */
 
 /** Codes about what the pages draw (as opposed to metadata and the statement's arithmetic). */
-const CONTENT = new Set(["text_over_text", "covered_text", "font_outlier", "page_fonts_differ", "page_size_differs", "update_changes_content"]);
+const CONTENT = new Set(["text_over_text", "covered_text", "font_outlier", "figure_misaligned", "page_fonts_differ", "page_size_differs", "update_changes_content"]);
 
 export function verdictOf(signals: IntegritySignal[]): Verdict {
   if (signals.some((s) => s.severity === "high")) return "likely_edited";

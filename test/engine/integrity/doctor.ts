@@ -43,10 +43,24 @@ export async function drawOver(bytes: Uint8Array, d: Draw, opts: Stamp = {}): Pr
  * anything left underneath.
  */
 export async function retype(bytes: Uint8Array, text: string, d: Draw, opts: Stamp = {}): Promise<Uint8Array> {
+  return drawOver(await replaceInContent(bytes, text, "", d.page), d, opts);
+}
+
+/**
+ * Replaces the glyphs of `text` in the page's content stream by those of `replacement` (both in
+ * the generator's Helvetica), in place: the new figure starts where the old one did, as a hand
+ * edit of the content stream (qpdf --qdf and a text editor) leaves it.
+ */
+export async function editInPlace(bytes: Uint8Array, text: string, replacement: string, page = 0): Promise<Uint8Array> {
+  return replaceInContent(bytes, text, replacement, page);
+}
+
+async function replaceInContent(bytes: Uint8Array, text: string, replacement: string, pageIndex = 0): Promise<Uint8Array> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  const page = doc.getPage(d.page ?? 0);
+  const page = doc.getPage(pageIndex);
   const helvetica = await doc.embedFont(StandardFonts.Helvetica);
   const hex = helvetica.encodeText(text).toString();
+  const by = replacement === "" ? "" : `${helvetica.encodeText(replacement).toString()} Tj`;
   const ref = page.node.get(PDFName.of("Contents"));
   const refs = ref instanceof PDFArray ? ref.asArray() : [ref];
   let found = false;
@@ -56,10 +70,10 @@ export async function retype(bytes: Uint8Array, text: string, d: Draw, opts: Sta
     const content = Buffer.from(decodePDFRawStream(stream).decode()).toString("latin1");
     if (!content.includes(`${hex} Tj`)) continue;
     found = true;
-    doc.context.assign(r as PDFRef, doc.context.flateStream(content.replace(`${hex} Tj`, "")));
+    doc.context.assign(r as PDFRef, doc.context.flateStream(content.replace(`${hex} Tj`, by)));
   }
   if (!found) throw new Error(`"${text}" not found in the page's content`);
-  return drawOver(await doc.save(SAVE), d, opts);
+  return doc.save(SAVE);
 }
 
 /** Appends page `from` of another document, as merging tools do. */

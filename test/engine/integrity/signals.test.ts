@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { StandardFonts } from "pdf-lib";
 import { parseStatement } from "../../../src/engine/index.ts";
 import type { Integrity } from "../../../src/engine/integrity/index.ts";
-import { appendPageFrom, appendUpdate, drawOver, firstPageContent, retype, streamBody, withInfo } from "./doctor.ts";
+import { appendPageFrom, appendUpdate, drawOver, editInPlace, firstPageContent, retype, streamBody, withInfo } from "./doctor.ts";
 import { CREATED, fmt, LAYOUT, ROWS, rowY, statement } from "./statement.ts";
 
 const integrity = async (bytes: Uint8Array): Promise<Integrity> => (await parseStatement(bytes)).integrity!;
@@ -86,6 +86,28 @@ describe("a figure retyped in another font, the original glyphs deleted", () => 
     // pdf-lib also stamps today's ModDate, long after the statement's creation.
     expect(codes(i)).toEqual(["font_outlier", "modified_after_creation", "producer_resaver"]);
     expect(i.verdict).toBe("likely_edited");
+  });
+});
+
+describe("a figure changed in place in the content stream", () => {
+  test("a longer figure ends off its column's edge: figure_misaligned, and with the totals broken, likely_edited", async () => {
+    const i = await integrity(await editInPlace(genuine, salary, "4,200,000.00"));
+    expect(signal(i, "figure_misaligned")).toMatchObject({ severity: "warn", page: 1 });
+    expect(signal(i, "figure_misaligned")!.detail).toContain("4,200,000.00");
+    expect(signal(i, "font_outlier")).toBeUndefined();
+    expect(signal(i, "totals_mismatch")).toBeDefined();
+    expect(i.verdict).toBe("likely_edited");
+  });
+
+  test("a figure of the same width stays on the edge; only the totals give it away: review", async () => {
+    const i = await integrity(await editInPlace(genuine, salary, "920,000.00"));
+    expect(signal(i, "figure_misaligned")).toBeUndefined();
+    expect(signal(i, "totals_mismatch")).toBeDefined();
+    expect(i.verdict).toBe("review");
+  });
+
+  test("the original's columns are aligned", async () => {
+    expect(signal(await integrity(genuine), "figure_misaligned")).toBeUndefined();
   });
 });
 
