@@ -48,7 +48,9 @@ export function byteFacts(bytes: Uint8Array, opts: { password?: string; maxPages
   const pages = rawPages(index, opts.maxPages);
   const memo = fontMemo();
   const updates = updateFacts(index, pages);
+  const writer = writerFingerprint(bytes);
   return {
+    ...(writer ? { writer } : {}),
     incremental_updates: updates.length,
     updates,
     fonts_per_page: pages.map((p) => ({ page: p.number, fonts: resourceFonts(index, p.resources, memo) })),
@@ -72,4 +74,13 @@ function updateFacts(index: ObjectIndex, pages: RawPage[]): UpdateFacts[] {
 /** The page's resources name a form XObject the update (re)defines: what the page draws changed. */
 function drawsDefinedForm(page: RawPage, defined: Set<number>): boolean {
   return page.resources.xobjects.some((num) => defined.has(num));
+}
+
+/** qpdf writes this binary comment as the header's second line (a bank's generator does not). */
+const QPDF_COMMENT = Buffer.from([0x25, 0xbf, 0xf7, 0xa2, 0xfe]);
+
+function writerFingerprint(bytes: Uint8Array): ByteFacts["writer"] {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 64));
+  if (head.includes("%QDF-1.0")) return "qdf";
+  return head.includes(QPDF_COMMENT) ? "qpdf" : undefined;
 }

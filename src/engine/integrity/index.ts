@@ -31,7 +31,7 @@ export function integrityOf(response: ParseResponse, facts: DocumentFacts): Inte
     ...pages.flatMap((p) => p.signals),
     ...templateSignals(pages, facts.bytes.fonts_per_page),
     ...tableSignals(response, facts.info),
-    ...producerSignals(facts.info),
+    ...producerSignals(facts.info, facts.bytes.writer),
   ].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
   return {
     verdict: verdictOf(signals),

@@ -1,4 +1,4 @@
-import type { InfoFacts, IntegritySignal } from "./types.ts";
+import type { ByteFacts, InfoFacts, IntegritySignal } from "./types.ts";
 
 /**
  * What the producer and creator strings say. Banks print statements through generic libraries
@@ -42,14 +42,18 @@ const match = (list: [RegExp, string][], text: string) => list.find(([re]) => re
 /** Minutes a modification may follow creation and still be the same save (generators stamp both). */
 const SAME_SAVE_MINUTES = 2;
 
-export function producerSignals(info: InfoFacts): IntegritySignal[] {
+export function producerSignals(info: InfoFacts, writer?: ByteFacts["writer"]): IntegritySignal[] {
   const out: IntegritySignal[] = [];
   const both = `${info.producer} | ${info.creator}`;
   const editor = match(EDITORS, both);
-  const resaver = !editor ? match(RESAVERS, both) : undefined;
+  if (writer === "qdf") {
+    out.push({ code: "qdf_form", severity: "warn", detail: "The file is in qpdf's QDF form, which exists to edit a PDF's content by hand in a text editor." });
+  }
+  // qpdf keeps the producer string of the file it rewrites: its own header comment gives it away.
+  const resaver = !editor ? (match(RESAVERS, both) ?? (writer ? "qpdf" : undefined)) : undefined;
   const converter = !editor && !resaver ? match(CONVERTERS, both) : undefined;
   if (editor) out.push({ code: "producer_editor", severity: "warn", detail: `The PDF was last written by ${editor} ("${shown(info)}"), a document editor rather than a bank's statement system.` });
-  else if (resaver) out.push({ code: "producer_resaver", severity: "warn", detail: `The PDF was rewritten by ${resaver} ("${shown(info)}"), a tool that re-saves existing PDFs.` });
+  else if (resaver) out.push({ code: "producer_resaver", severity: "warn", detail: `The PDF was rewritten by ${resaver}${match(RESAVERS, both) ? ` ("${shown(info)}")` : " (its header comment; the producer string is the original's)"}, a tool that re-saves existing PDFs.` });
   else if (converter) out.push({ code: "producer_converter", severity: "info", detail: `The PDF was made by ${converter} ("${shown(info)}"), a converter rather than a bank's statement system.` });
   if (info.created_at && info.modified_at) {
     const gap = (Date.parse(info.modified_at) - Date.parse(info.created_at)) / 60_000;

@@ -58,6 +58,11 @@ export interface ByteFacts {
   fonts_per_page: { page: number; fonts: string[] }[];
   /** Pages whose later-drawn filled rectangle covers earlier text that new text is drawn over. */
   covered: { page: number; detail: string }[];
+  /**
+   * A rewriting tool whose fingerprint the file's first bytes carry although the producer string
+   * may not say so: "qpdf" (its binary header comment), "qdf" (qpdf's QDF form, for editing by hand).
+   */
+  writer?: "qpdf" | "qdf";
   /** The structure could not be read in full (encrypted without the key, damaged); facts are partial. */
   partial: boolean;
 }

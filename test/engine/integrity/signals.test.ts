@@ -111,6 +111,29 @@ describe("a figure changed in place in the content stream", () => {
   });
 });
 
+describe("a figure edited by hand with qpdf (test/engine/integrity/data/make-qpdf-edit.sh)", () => {
+  const load = (path: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../..", path)));
+
+  test("the rewritten copy: figure_misaligned and totals_mismatch, qpdf's header comment: likely_edited", async () => {
+    const i = await integrity(load("test/engine/integrity/data/zenith-qpdf-edit.pdf"));
+    expect(codes(i)).toEqual(["figure_misaligned", "producer_resaver", "totals_mismatch"]);
+    expect(signal(i, "figure_misaligned")!.detail).toContain("1,159,844.75");
+    // qpdf keeps the original's producer string.
+    expect(i.producer).toStartWith("iText");
+    expect(i.verdict).toBe("likely_edited");
+  });
+
+  test("the QDF form itself is qdf_form", async () => {
+    const i = await integrity(load("test/engine/integrity/data/zenith-qdf.pdf"));
+    expect(signal(i, "qdf_form")).toMatchObject({ severity: "warn" });
+    expect(i.verdict).toBe("likely_edited");
+  });
+
+  test("the original has no signals", async () => {
+    expect((await integrity(load("fixtures/zenith/statement.pdf"))).signals).toEqual([]);
+  });
+});
+
 describe("a page from another document", () => {
   const load = (path: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../..", path)));
 
