@@ -19,13 +19,15 @@ const norm = (s: string) => s.replace(/\s+/g, "");
 
 /** Text-over-text on one page, from its text items (sorted sweep: O(n log n) for a table). */
 export function textOverText(page: PageText): IntegritySignal[] {
+  // Items come in drawing order: their index says which of two was drawn on top.
+  const order = new Map(page.items.map((it, k) => [it, k]));
   const items = page.items.filter((it) => it.height > 0 && it.width > 0 && norm(it.str) !== "").sort((a, b) => a.y - b.y);
   const pairs: [TextItem, TextItem][] = [];
   for (let i = 0; i < items.length; i++) {
     const a = items[i]!;
     for (let j = i + 1; j < items.length && items[j]!.y < a.y + a.height; j++) {
       const b = items[j]!;
-      if (overlaps(a, b) && differ(a.str, b.str)) pairs.push([a, b]);
+      if (overlaps(a, b) && differ(a.str, b.str)) pairs.push(order.get(a)! < order.get(b)! ? [a, b] : [b, a]);
     }
   }
   if (pairs.length === 0) return [];
@@ -40,11 +42,19 @@ function overlaps(a: TextItem, b: TextItem): boolean {
   return v >= OVERLAP_V * Math.min(a.height, b.height) && h >= OVERLAP_H * Math.min(a.width, b.width);
 }
 
-/** Different figures: simulated bold (the same string twice) and split runs (one inside the other) are not. */
+/** A whole amount: one inside another is an edit ("699,497.89" under "1,699,497.89"), not a split run. */
+const AMOUNT = /^[-+]?[\d,]+\.\d{2}$/;
+
+/**
+ * Different figures. Simulated bold (the same string twice) is not; nor is one string inside the
+ * other (a run drawn again in other chunks, e.g. a bold label over its own line), unless both are
+ * whole amounts.
+ */
 function differ(s: string, t: string): boolean {
   const a = norm(s);
   const b = norm(t);
-  return a !== b && !a.includes(b) && !b.includes(a) && (HAS_DIGIT.test(a) || HAS_DIGIT.test(b));
+  if (a === b || !(HAS_DIGIT.test(a) || HAS_DIGIT.test(b))) return false;
+  return !(a.includes(b) || b.includes(a)) || (AMOUNT.test(a) && AMOUNT.test(b));
 }
 
 interface Mark {
