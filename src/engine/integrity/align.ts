@@ -14,8 +14,14 @@ const EDGE = 0.75;
 /** Fewest amounts on one edge for it to be a column's edge (a credit column can be sparse). */
 const MIN_COLUMN = 3;
 
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
 export function misalignedFigures(page: PageText): IntegritySignal[] {
-  const amounts = page.items.filter((it) => it.width > 0 && AMOUNT.test(it.str.trim()));
+  // An amount ends in a digit: most items are ruled out before the pattern runs.
+  const amounts = page.items.filter((it) => {
+    const s = it.str.trimEnd();
+    return it.width > 0 && isDigit(s.charCodeAt(s.length - 1)) && AMOUNT.test(s.trimStart());
+  });
   if (amounts.length <= MIN_COLUMN) return [];
   const right = (it: TextItem) => it.x + it.width;
   const sorted = [...amounts].sort((a, b) => right(a) - right(b));

@@ -19,15 +19,16 @@ const norm = (s: string) => s.replace(/\s+/g, "");
 
 /** Text-over-text on one page, from its text items (sorted sweep: O(n log n) for a table). */
 export function textOverText(page: PageText): IntegritySignal[] {
-  // Items come in drawing order: their index says which of two was drawn on top.
-  const order = new Map(page.items.map((it, k) => [it, k]));
-  const items = page.items.filter((it) => it.height > 0 && it.width > 0 && norm(it.str) !== "").sort((a, b) => a.y - b.y);
+  // Items come in drawing order (k): which of two overlapping ones is on top.
+  const items = page.items.map((it, k) => ({ it, k })).filter(({ it }) => it.height > 0 && it.width > 0);
+  items.sort((a, b) => a.it.y - b.it.y);
   const pairs: [TextItem, TextItem][] = [];
   for (let i = 0; i < items.length; i++) {
     const a = items[i]!;
-    for (let j = i + 1; j < items.length && items[j]!.y < a.y + a.height; j++) {
+    const bottom = a.it.y + a.it.height;
+    for (let j = i + 1; j < items.length && items[j]!.it.y < bottom; j++) {
       const b = items[j]!;
-      if (overlaps(a, b) && differ(a.str, b.str)) pairs.push(order.get(a)! < order.get(b)! ? [a, b] : [b, a]);
+      if (overlaps(a.it, b.it) && differ(a.it.str, b.it.str)) pairs.push(a.k < b.k ? [a.it, b.it] : [b.it, a.it]);
     }
   }
   if (pairs.length === 0) return [];
