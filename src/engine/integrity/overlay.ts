@@ -14,7 +14,6 @@ import type { IntegritySignal } from "./types.ts";
 /** Two items overlap when they share this much of the smaller one's height and width. */
 const OVERLAP_V = 0.6;
 const OVERLAP_H = 0.5;
-const HAS_DIGIT = /\d/;
 const norm = (s: string) => s.replace(/\s+/g, "");
 
 /** Text-over-text on one page, from its text items (sorted sweep: O(n log n) for a table). */
@@ -40,11 +39,20 @@ export function textOverText(page: PageText): IntegritySignal[] {
 function overlaps(a: TextItem, b: TextItem): boolean {
   const v = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
   const h = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  return v >= OVERLAP_V * Math.min(a.height, b.height) && h >= OVERLAP_H * Math.min(a.width, b.width);
+  const ratio = Math.max(a.height, b.height) / Math.min(a.height, b.height);
+  return ratio <= MAX_HEIGHT_RATIO && v >= OVERLAP_V * Math.min(a.height, b.height) && h >= OVERLAP_H * Math.min(a.width, b.width);
 }
 
 /** A whole amount: one inside another is an edit ("699,497.89" under "1,699,497.89"), not a split run. */
 const AMOUNT = /^[-+]?[\d,]+\.\d{2}$/;
+/**
+ * A figure (amount, count, date), alone in its item. Both overlapping strings must be figures: a
+ * long narration running on under the amount column (clipped on paper, whole in the text layer)
+ * or a horizontal watermark over the table is not an edit.
+ */
+const FIGURE = /^[\s(+\-₦N#$]*\d[\d\s,./:-]*\)?\s*(?:CR|DR|Cr|Dr|cr|dr)?$/;
+/** Glyph heights of the two may differ by this factor at most (a watermark is far larger). */
+const MAX_HEIGHT_RATIO = 1.5;
 
 /**
  * Different figures. Simulated bold (the same string twice) is not; nor is one string inside the
@@ -54,7 +62,7 @@ const AMOUNT = /^[-+]?[\d,]+\.\d{2}$/;
 function differ(s: string, t: string): boolean {
   const a = norm(s);
   const b = norm(t);
-  if (a === b || !(HAS_DIGIT.test(a) || HAS_DIGIT.test(b))) return false;
+  if (a === b || !FIGURE.test(a) || !FIGURE.test(b)) return false;
   return !(a.includes(b) || b.includes(a)) || (AMOUNT.test(a) && AMOUNT.test(b));
 }
 

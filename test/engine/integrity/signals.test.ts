@@ -43,6 +43,13 @@ describe("text drawn over other text", () => {
     expect(i.verdict).toBe("likely_edited");
   });
 
+  test("a narration running on over an amount, or a large watermark with digits, is not", async () => {
+    const narration = await drawOver(genuine, { right: LAYOUT.creditRight + 10, y: rowY(SALARY), text: "NIP TRANSFER REF 0012345678 FROM ADEBAYO" });
+    expect(signal(await integrity(narration), "text_over_text")).toBeUndefined();
+    const watermark = await drawOver(genuine, { right: LAYOUT.creditRight + 60, y: rowY(SALARY) - 10, text: "31/03/2026", size: 40 });
+    expect(signal(await integrity(watermark), "text_over_text")).toBeUndefined();
+  });
+
   test("the same figure drawn again (simulated bold) is not", async () => {
     const i = await integrity(await drawOver(genuine, { right: LAYOUT.creditRight + 0.3, y: rowY(SALARY), text: salary }));
     expect(signal(i, "text_over_text")).toBeUndefined();
