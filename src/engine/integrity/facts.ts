@@ -11,13 +11,18 @@ import type { ByteFacts, InfoFacts, UpdateFacts } from "./types.ts";
  * content. Read once per document, in the task that plans or parses it whole.
  */
 
-export const EMPTY_INFO: InfoFacts = { producer: "", creator: "", created_at: null, modified_at: null };
+export const EMPTY_INFO: InfoFacts = { producer: "", creator: "", created_at: null, modified_at: null, xmp_tools: [] };
+
+/** XMP properties naming the tool that wrote the file (pdf.js lowercases element names). */
+const XMP_TOOLS = ["pdf:producer", "xmp:creatortool"];
 
 export async function readInfo(doc: PdfDocument): Promise<InfoFacts> {
   try {
-    const info = (await doc.getMetadata()).info as Record<string, unknown> | undefined;
+    const meta = await doc.getMetadata();
+    const info = meta.info as Record<string, unknown> | undefined;
     const text = (k: string) => (typeof info?.[k] === "string" ? (info[k] as string).trim() : "");
-    return { producer: text("Producer"), creator: text("Creator"), created_at: pdfDate(text("CreationDate")), modified_at: pdfDate(text("ModDate")) };
+    const xmp = XMP_TOOLS.map((k) => meta.metadata?.get(k)).filter((v): v is string => typeof v === "string" && v.trim() !== "");
+    return { producer: text("Producer"), creator: text("Creator"), created_at: pdfDate(text("CreationDate")), modified_at: pdfDate(text("ModDate")), xmp_tools: xmp.map((v) => v.trim()) };
   } catch {
     return EMPTY_INFO;
   }

@@ -44,7 +44,7 @@ const SAME_SAVE_MINUTES = 2;
 
 export function producerSignals(info: InfoFacts, writer?: ByteFacts["writer"]): IntegritySignal[] {
   const out: IntegritySignal[] = [];
-  const both = `${info.producer} | ${info.creator}`;
+  const both = [info.producer, info.creator, ...info.xmp_tools].join(" | ");
   const editor = match(EDITORS, both);
   if (writer === "qdf") {
     out.push({ code: "qdf_form", severity: "warn", detail: "The file is in qpdf's QDF form, which exists to edit a PDF's content by hand in a text editor." });
@@ -64,7 +64,7 @@ export function producerSignals(info: InfoFacts, writer?: ByteFacts["writer"]): 
   return out;
 }
 
-const shown = (info: InfoFacts) => [info.producer, info.creator].filter((s) => s !== "").join(" / ");
+const shown = (info: InfoFacts) => [...new Set([info.producer, info.creator, ...info.xmp_tools])].filter((s) => s !== "").join(" / ");
 
 function describeGap(minutes: number): string {
   if (minutes < 120) return `${Math.round(minutes)} minutes`;

@@ -37,6 +37,8 @@ export interface InfoFacts {
   creator: string;
   created_at: string | null;
   modified_at: string | null;
+  /** Tools named by the XMP metadata stream (pdf:Producer, xmp:CreatorTool), which editors rewrite too. */
+  xmp_tools: string[];
 }
 
 /** One incremental update: which pages' drawn content it replaced. */

@@ -93,6 +93,15 @@ export async function withInfo(bytes: Uint8Array, info: { producer?: string; cre
   return doc.save(SAVE);
 }
 
+/** Adds an XMP metadata stream naming `tool` (as pdf:Producer and xmp:CreatorTool), the Info dictionary left alone. */
+export async function withXmpTool(bytes: Uint8Array, tool: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const xml = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><pdf:Producer>${tool}</pdf:Producer><xmp:CreatorTool>${tool}</xmp:CreatorTool></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  const stream = doc.context.stream(xml, { Type: "Metadata", Subtype: "XML" });
+  doc.catalog.set(PDFName.of("Metadata"), doc.context.register(stream));
+  return doc.save(SAVE);
+}
+
 const latin1 = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("latin1");
 
 /**

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { StandardFonts } from "pdf-lib";
 import { parseStatement } from "../../../src/engine/index.ts";
 import type { Integrity } from "../../../src/engine/integrity/index.ts";
-import { appendPageFrom, appendUpdate, drawOver, editInPlace, firstPageContent, retype, streamBody, withInfo } from "./doctor.ts";
+import { appendPageFrom, appendUpdate, drawOver, editInPlace, firstPageContent, retype, streamBody, withInfo, withXmpTool } from "./doctor.ts";
 import { CREATED, fmt, LAYOUT, ROWS, rowY, statement } from "./statement.ts";
 
 const integrity = async (bytes: Uint8Array): Promise<Integrity> => (await parseStatement(bytes)).integrity!;
@@ -215,6 +215,13 @@ describe("producer, creator and dates", () => {
     const i = await integrity(await withInfo(genuine, { producer: "Microsoft® Word for Microsoft 365", creator: "Microsoft® Word for Microsoft 365" }));
     expect(codes(i)).toEqual(["producer_editor"]);
     expect(i.verdict).toBe("review");
+  });
+
+  test("an editor named only in the XMP metadata (the Info dictionary left as the bank wrote it) is producer_editor", async () => {
+    const i = await integrity(await withXmpTool(genuine, "Adobe Acrobat Pro (64-bit) 24.1.20643"));
+    expect(codes(i)).toEqual(["producer_editor"]);
+    expect(i.producer).toBe("Oduduwa Core Banking Statement Service");
+    expect(signal(i, "producer_editor")!.detail).toContain("Adobe Acrobat Pro (64-bit)");
   });
 
   test("a re-saving tool is producer_resaver (warn)", async () => {
