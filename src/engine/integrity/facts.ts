@@ -78,7 +78,7 @@ function updateFacts(index: ObjectIndex, pages: RawPage[]): UpdateFacts[] {
 
 /** The page's resources name a form XObject the update (re)defines: what the page draws changed. */
 function drawsDefinedForm(page: RawPage, defined: Set<number>): boolean {
-  return page.resources.xobjects.some((num) => defined.has(num));
+  return [...page.resources.xobjects.values()].some((num) => defined.has(num));
 }
 
 /** qpdf writes this binary comment as the header's second line (a bank's generator does not). */

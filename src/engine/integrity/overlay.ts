@@ -1,8 +1,8 @@
 import { type Operand, parseContent } from "../redact/content-lexer.ts";
 import { apply, IDENTITY, type Matrix, multiply } from "../redact/interpret.ts";
 import type { PageText, TextItem } from "../types.ts";
-import type { ObjectIndex } from "./objects.ts";
-import type { RawPage } from "./page-tree.ts";
+import { dictOf, nameOf, type ObjectIndex } from "./objects.ts";
+import { fromDict, type RawPage, type Resources } from "./page-tree.ts";
 import type { IntegritySignal } from "./types.ts";
 
 /**
@@ -106,7 +106,7 @@ export function coveredText(index: ObjectIndex, pages: RawPage[], suspect: Reado
     if (size === 0 || size > MAX_CONTENT_BYTES) continue;
     const content = joinStreams(streams);
     if (!mayCover(content)) continue;
-    const found = coverIn(content);
+    const found = coverIn(content, formSource(index, page.resources));
     if (found) out.push({ page: page.number, detail: found });
   }
   return out;
@@ -125,6 +125,7 @@ function joinStreams(streams: Uint8Array[]): Uint8Array {
   return out;
 }
 
+const DO = /\sDo(?=\s|$)/;
 /** A path-filling operator (f, F, f*, B, B*, b, b*) as a token. */
 const FILL = /(?:^|[\s\]>)])(?:f\*?|F|B\*?|b\*?)(?=[\s/[<(]|$)/g;
 
@@ -134,134 +135,147 @@ const FILL = /(?:^|[\s\]>)])(?:f\*?|F|B\*?|b\*?)(?=[\s/[<(]|$)/g;
  */
 function mayCover(content: Uint8Array): boolean {
   const buf = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  // Forms (a stamp, an overlay, the original page wrapped by an overlay tool) may hold the box and
+  // the text themselves: a page drawing forms is always interpreted.
+  if (DO.test(buf.toString("latin1"))) return true;
   const firstEt = buf.indexOf("ET");
   if (firstEt < 0) return false;
   const lastBt = buf.lastIndexOf("BT");
   if (lastBt < firstEt) return false;
   FILL.lastIndex = 0;
-  const text = buf.toString("latin1", firstEt, lastBt);
-  return FILL.test(text);
+  return FILL.test(buf.toString("latin1", firstEt, lastBt));
 }
 
 const num = (o: Operand | undefined) => (o?.kind === "number" ? o.value : 0);
 
-/** Interprets just enough (CTM, text matrices, rectangles, fills) to find a covering box. */
-function coverIn(content: Uint8Array): string | undefined {
+/** A form XObject drawn by name (`Do`): its content, matrix and the forms it can draw in turn. */
+type FormSource = (name: string) => { content: Uint8Array; matrix: Matrix; forms: FormSource } | undefined;
+/** Forms drawing forms are followed this deep (a stamp is one level). */
+const MAX_FORM_DEPTH = 3;
+
+/** Interprets just enough (CTM, text matrices, paths, fills, forms) to find a covering box. */
+function coverIn(content: Uint8Array, forms: FormSource): string | undefined {
   const texts: Mark[] = [];
   const boxes: Mark[] = [];
-  let ctm: Matrix = IDENTITY;
-  const saved: Matrix[] = [];
-  let tm: Matrix = IDENTITY;
-  let tlm: Matrix = IDENTITY;
-  let size = 0;
-  let leading = 0;
-  // Bounding box of the current path in user space (rectangles and polygons alike: editors draw
-  // their boxes with `re` or with m/l/h).
-  let path: Mark | null = null;
-  const extend = (x: number, y: number) => {
-    const [px, py] = apply(ctm, x, y);
-    if (!path) path = { order: 0, x0: px, y0: py, x1: px, y1: py };
-    else {
-      path.x0 = Math.min(path.x0, px);
-      path.y0 = Math.min(path.y0, py);
-      path.x1 = Math.max(path.x1, px);
-      path.y1 = Math.max(path.y1, py);
-    }
-  };
   let order = 0;
-  const show = (bytes: number) => {
-    const trm = multiply(tm, ctm);
-    const scale = Math.hypot(trm[2], trm[3]) * size || size;
-    const [x, y] = apply(trm, 0, 0);
-    // Glyph widths are not read here: half the font size per byte is close enough to place a box.
-    const w = Math.max(1, bytes) * 0.5 * scale;
-    texts.push({ order: order++, x0: x, y0: y - 0.2 * scale, x1: x + w, y1: y + 0.8 * scale });
-    tm = multiply([1, 0, 0, 1, w / (Math.hypot(trm[0], trm[1]) || 1), 0], tm);
-  };
-  for (const op of parseContent(content)) {
-    const o = op.operands;
-    switch (op.operator) {
-      case "q":
-        saved.push(ctm);
-        break;
-      case "Q":
-        ctm = saved.pop() ?? IDENTITY;
-        break;
-      case "cm":
-        ctm = multiply([num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])], ctm);
-        break;
-      case "BT":
-        tm = tlm = IDENTITY;
-        break;
-      case "Tf":
-        size = num(o[1]);
-        break;
-      case "TL":
-        leading = num(o[0]);
-        break;
-      case "Td":
-      case "TD":
-        if (op.operator === "TD") leading = -num(o[1]);
-        tm = tlm = multiply([1, 0, 0, 1, num(o[0]), num(o[1])], tlm);
-        break;
-      case "Tm":
-        tm = tlm = [num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])];
-        break;
-      case "T*":
-        tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
-        break;
-      case "'":
-      case '"':
-        tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
-        show(stringBytes(o.at(-1)));
-        break;
-      case "Tj":
-        show(stringBytes(o[0]));
-        break;
-      case "TJ":
-        show(o[0]?.kind === "array" ? o[0].items.reduce((n, it) => n + stringBytes(it), 0) : 0);
-        break;
-      case "re": {
-        const [x, y, w, h] = [num(o[0]), num(o[1]), num(o[2]), num(o[3])];
-        extend(x, y);
-        extend(x + w, y + h);
-        extend(x, y + h);
-        extend(x + w, y);
-        break;
+  const run = (content: Uint8Array, start: Matrix, forms: FormSource, depth: number) => {
+    let ctm: Matrix = start;
+    const saved: Matrix[] = [];
+    let tm: Matrix = IDENTITY;
+    let tlm: Matrix = IDENTITY;
+    let size = 0;
+    let leading = 0;
+    // Bounding box of the current path in user space (rectangles and polygons alike: editors draw
+    // their boxes with `re` or with m/l/h).
+    let path: Mark | null = null;
+    const extend = (x: number, y: number) => {
+      const [px, py] = apply(ctm, x, y);
+      if (!path) path = { order: 0, x0: px, y0: py, x1: px, y1: py };
+      else {
+        path.x0 = Math.min(path.x0, px);
+        path.y0 = Math.min(path.y0, py);
+        path.x1 = Math.max(path.x1, px);
+        path.y1 = Math.max(path.y1, py);
       }
-      case "m":
-      case "l":
-        extend(num(o[0]), num(o[1]));
-        break;
-      case "c":
-        extend(num(o[0]), num(o[1]));
-        extend(num(o[2]), num(o[3]));
-        extend(num(o[4]), num(o[5]));
-        break;
-      case "v":
-      case "y":
-        extend(num(o[0]), num(o[1]));
-        extend(num(o[2]), num(o[3]));
-        break;
-      case "f":
-      case "F":
-      case "f*":
-      case "B":
-      case "B*":
-      case "b":
-      case "b*":
-        if (path) boxes.push({ ...(path as Mark), order: order++ });
-        path = null;
-        break;
-      case "n":
-      case "S":
-      case "s":
-      case "W":
-      case "W*":
-        if (op.operator !== "W" && op.operator !== "W*") path = null;
-        break;
+    };
+    const show = (bytes: number) => {
+      const trm = multiply(tm, ctm);
+      const scale = Math.hypot(trm[2], trm[3]) * size || size;
+      const [x, y] = apply(trm, 0, 0);
+      // Glyph widths are not read here: half the font size per byte is close enough to place a box.
+      const w = Math.max(1, bytes) * 0.5 * scale;
+      texts.push({ order: order++, x0: x, y0: y - 0.2 * scale, x1: x + w, y1: y + 0.8 * scale });
+      tm = multiply([1, 0, 0, 1, w / (Math.hypot(trm[0], trm[1]) || 1), 0], tm);
+    };
+    for (const op of parseContent(content)) {
+      const o = op.operands;
+      switch (op.operator) {
+        case "q":
+          saved.push(ctm);
+          break;
+        case "Q":
+          ctm = saved.pop() ?? start;
+          break;
+        case "cm":
+          ctm = multiply([num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])], ctm);
+          break;
+        case "Do": {
+          const form = depth < MAX_FORM_DEPTH && o[0]?.kind === "name" ? forms(o[0].value) : undefined;
+          if (form) run(form.content, multiply(form.matrix, ctm), form.forms, depth + 1);
+          break;
+        }
+        case "BT":
+          tm = tlm = IDENTITY;
+          break;
+        case "Tf":
+          size = num(o[1]);
+          break;
+        case "TL":
+          leading = num(o[0]);
+          break;
+        case "Td":
+        case "TD":
+          if (op.operator === "TD") leading = -num(o[1]);
+          tm = tlm = multiply([1, 0, 0, 1, num(o[0]), num(o[1])], tlm);
+          break;
+        case "Tm":
+          tm = tlm = [num(o[0]), num(o[1]), num(o[2]), num(o[3]), num(o[4]), num(o[5])];
+          break;
+        case "T*":
+          tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
+          break;
+        case "'":
+        case '"':
+          tm = tlm = multiply([1, 0, 0, 1, 0, -leading], tlm);
+          show(stringBytes(o.at(-1)));
+          break;
+        case "Tj":
+          show(stringBytes(o[0]));
+          break;
+        case "TJ":
+          show(o[0]?.kind === "array" ? o[0].items.reduce((n, it) => n + stringBytes(it), 0) : 0);
+          break;
+        case "re": {
+          const [x, y, w, h] = [num(o[0]), num(o[1]), num(o[2]), num(o[3])];
+          extend(x, y);
+          extend(x + w, y + h);
+          extend(x, y + h);
+          extend(x + w, y);
+          break;
+        }
+        case "m":
+        case "l":
+          extend(num(o[0]), num(o[1]));
+          break;
+        case "c":
+          extend(num(o[0]), num(o[1]));
+          extend(num(o[2]), num(o[3]));
+          extend(num(o[4]), num(o[5]));
+          break;
+        case "v":
+        case "y":
+          extend(num(o[0]), num(o[1]));
+          extend(num(o[2]), num(o[3]));
+          break;
+        case "f":
+        case "F":
+        case "f*":
+        case "B":
+        case "B*":
+        case "b":
+        case "b*":
+          if (path) boxes.push({ ...(path as Mark), order: order++ });
+          path = null;
+          break;
+        case "n":
+        case "S":
+        case "s":
+          path = null;
+          break;
+      }
     }
-  }
+  };
+  run(content, IDENTITY, forms, 0);
   for (const box of boxes) {
     const w = box.x1 - box.x0;
     const h = box.y1 - box.y0;
@@ -271,6 +285,21 @@ function coverIn(content: Uint8Array): string | undefined {
     if (under && over) return `A filled box (${Math.round(w)}×${Math.round(h)} pt) is painted over earlier text and new text is drawn on top of it.`;
   }
   return undefined;
+}
+
+/** The forms a resource dictionary names, read on demand. */
+function formSource(index: ObjectIndex, resources: Resources): FormSource {
+  return (name) => {
+    const num = resources.xobjects.get(name);
+    if (num === undefined) return undefined;
+    const dict = dictOf(index.value(num));
+    if (nameOf(dict?.get("Subtype")) !== "Form") return undefined;
+    const content = index.streamData(num);
+    if (!content || content.length > MAX_CONTENT_BYTES) return undefined;
+    const m = index.resolve(dict!.get("Matrix"));
+    const matrix: Matrix = m?.t === "array" && m.v.length === 6 && m.v.every((v) => v.t === "num") ? (m.v.map((v) => (v as { v: number }).v) as Matrix) : IDENTITY;
+    return { content, matrix, forms: formSource(index, fromDict(index, dictOf(index.resolve(dict!.get("Resources"))))) };
+  };
 }
 
 function stringBytes(o: Operand | undefined): number {

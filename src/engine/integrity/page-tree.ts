@@ -7,10 +7,10 @@ import { dictOf, nameOf, type ObjectIndex } from "./objects.ts";
  * entries (pdf-lib adds one per drawText), and a 2,000-page document must stay cheap to read.
  */
 
-/** The resources a page (or form) draws with: font and XObject objects. */
+/** The resources a page (or form) draws with: font objects, and XObject objects by resource name. */
 export interface Resources {
   fonts: number[];
-  xobjects: number[];
+  xobjects: Map<string, number>;
 }
 
 export interface RawPage {
@@ -30,7 +30,8 @@ const MAX_NODE_BYTES = 16 * 1024 * 1024;
 
 const REFS = /(\d+)\s+\d+\s+R/g;
 const refsIn = (text: string): number[] => [...text.matchAll(REFS)].map((m) => Number(m[1]));
-const NO_RESOURCES: Resources = { fonts: [], xobjects: [] };
+const NO_RESOURCES: Resources = { fonts: [], xobjects: new Map() };
+const NAMED_REF = /\/([^\s/<>[\]()]+)\s+(\d+)\s+\d+\s+R/g;
 
 /** Pages in order, walking /Kids from the catalog's /Pages; loops and unreadable nodes are skipped. */
 export function rawPages(index: ObjectIndex, maxPages: number): RawPage[] {
@@ -84,20 +85,22 @@ function resourcesOf(index: ObjectIndex, text: string, shared: Map<number, Resou
   const at = text.search(/\/Resources\s*<</);
   if (at < 0) return undefined;
   const body = text.slice(at);
-  return { fonts: subRefs(index, body, "Font"), xobjects: subRefs(index, body, "XObject") };
+  return { fonts: [...subRefs(index, body, "Font").values()], xobjects: subRefs(index, body, "XObject") };
 }
 
-function subRefs(index: ObjectIndex, body: string, key: string): number[] {
+/** A subdictionary's name → object entries, inline (a pattern reads them) or in an object of its own. */
+function subRefs(index: ObjectIndex, body: string, key: string): Map<string, number> {
   const m = new RegExp(`/${key}\\s*(?:(\\d+)\\s+\\d+\\s+R|<<([^>]*)>>)`).exec(body);
-  if (!m) return [];
-  if (m[2] !== undefined) return refsIn(m[2]);
-  return refValues(dictOf(index.value(Number(m[1]))));
+  if (!m) return new Map();
+  if (m[2] !== undefined) return new Map([...m[2].matchAll(NAMED_REF)].map((r) => [r[1]!, Number(r[2])]));
+  return refEntries(dictOf(index.value(Number(m[1]))));
 }
 
-const refValues = (d: Map<string, PdfValue> | undefined): number[] => [...(d?.values() ?? [])].flatMap((v) => (v.t === "ref" ? [v.num] : []));
+const refEntries = (d: Map<string, PdfValue> | undefined): Map<string, number> =>
+  new Map([...(d ?? [])].flatMap(([k, v]) => (v.t === "ref" ? [[k, v.num] as [string, number]] : [])));
 
-function fromDict(index: ObjectIndex, d: Map<string, PdfValue> | undefined): Resources {
-  return { fonts: refValues(dictOf(index.resolve(d?.get("Font")))), xobjects: refValues(dictOf(index.resolve(d?.get("XObject")))) };
+export function fromDict(index: ObjectIndex, d: Map<string, PdfValue> | undefined): Resources {
+  return { fonts: [...refEntries(dictOf(index.resolve(d?.get("Font")))).values()], xobjects: refEntries(dictOf(index.resolve(d?.get("XObject")))) };
 }
 
 /** Form XObjects nested deeper than this are not searched for fonts. */
@@ -124,7 +127,7 @@ export function resourceFonts(index: ObjectIndex, resources: Resources, memo: Fo
     names.add(name);
   }
   if (depth < MAX_FORM_DEPTH) {
-    for (const num of resources.xobjects) {
+    for (const num of resources.xobjects.values()) {
       let list = memo.forms.get(num);
       if (!list) {
         memo.forms.set(num, []); // a form drawing itself stops here

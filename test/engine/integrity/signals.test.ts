@@ -121,9 +121,10 @@ describe("a figure changed in place in the content stream", () => {
 describe("a ReportLab overlay stamped with qpdf (test/engine/integrity/data/make-reportlab-overlay.py)", () => {
   const load = (path: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../..", path)));
 
-  test("a balance with a digit put in front of it over the old one: text_over_text, likely_edited", async () => {
+  test("a balance with a digit put in front of it over the old one: text_over_text and covered_text (inside the stamp's form), likely_edited", async () => {
     const i = await integrity(load("test/engine/integrity/data/uba-reportlab-overlay.pdf"));
     expect(signal(i, "text_over_text")).toMatchObject({ severity: "high", page: 1 });
+    expect(signal(i, "covered_text")).toMatchObject({ severity: "high", page: 1 });
     expect(signal(i, "text_over_text")!.detail).toBe('"1,699,497.89" is drawn on top of "699,497.89".');
     expect(signal(i, "font_outlier")).toMatchObject({ severity: "warn", page: 1 });
     expect(i.verdict).toBe("likely_edited");
