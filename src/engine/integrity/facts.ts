@@ -11,7 +11,7 @@ import type { ByteFacts, InfoFacts, UpdateFacts } from "./types.ts";
  * content. Read once per document, in the task that plans or parses it whole.
  */
 
-export const EMPTY_INFO: InfoFacts = { producer: "", creator: "", created_at: null, modified_at: null, xmp_tools: [] };
+const EMPTY_INFO: InfoFacts = { producer: "", creator: "", created_at: null, modified_at: null, xmp_tools: [] };
 
 /** XMP properties naming the tool that wrote the file (pdf.js lowercases element names). */
 const XMP_TOOLS = ["pdf:producer", "xmp:creatortool"];

@@ -13,7 +13,7 @@ import type { DocumentFacts, Integrity, PageFacts } from "./types.ts";
 import { updateSignals } from "./updates.ts";
 import { verdictOf } from "./verdict.ts";
 
-export { byteFacts, EMPTY_INFO, readInfo } from "./facts.ts";
+export { byteFacts, readInfo } from "./facts.ts";
 export type { ByteFacts, DocumentFacts, InfoFacts, Integrity, IntegritySignal, PageFacts, Severity, Verdict } from "./types.ts";
 
 /** A page's own facts: its size and what its text layer shows (run per page where pages are read). */

@@ -40,5 +40,3 @@ export function verdictOf(signals: IntegritySignal[]): Verdict {
   if (warns.length > 0 || signals.length >= 2) return "review";
   return "no_signals";
 }
-
-export const isContentSignal = (s: IntegritySignal) => CONTENT.has(s.code);
