@@ -10,6 +10,7 @@ import { assembleLines } from "../src/engine/assemble.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
+import { byteFacts, type DocumentFacts, integrityOf, type PageFacts, pageFacts, readInfo } from "../src/engine/integrity/index.ts";
 import { checkPageCount, openPdf, type PdfDocument, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
 import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
@@ -106,7 +107,10 @@ async function splitAndReadFirst(
     };
     post(port, { type: "split", ...plan });
     const { first, last } = plan.ranges[0]!;
+    const info = await readInfo(pdf);
     const own = await readRange(pdf, first, last, port);
+    // Read while the other ranges are still being extracted; the byte scan is linear and cheap.
+    own.documentFacts = { info, bytes: byteFacts(bytes, { password: doc.password, maxPages: pdf.numPages }) };
     const others = await askForParts(port, { first, last });
     if (others) {
       post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
@@ -114,7 +118,8 @@ async function splitAndReadFirst(
       post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
       return { parsed };
     }
-    return { split: { ...plan, first: { first, count: own.count, linesJson: JSON.stringify(own.lines), hasText: own.hasText, threadId } } };
+    const firstOut: PagesOutput = { first, count: own.count, linesJson: JSON.stringify(own.lines), hasText: own.hasText, threadId, pageFacts: own.pageFacts, documentFacts: own.documentFacts };
+    return { split: { ...plan, first: firstOut } };
   } finally {
     await pdf.destroy();
   }
@@ -137,7 +142,7 @@ async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOu
   const pdf = await openPdf(new Uint8Array(doc.bytes), doc.password, task.update);
   try {
     const range = await readRange(pdf, task.first, Math.min(task.last, pdf.numPages), port);
-    return { first: range.first, count: range.count, linesJson: JSON.stringify(range.lines), hasText: range.hasText, threadId };
+    return { first: range.first, count: range.count, linesJson: JSON.stringify(range.lines), hasText: range.hasText, threadId, pageFacts: range.pageFacts };
   } finally {
     await pdf.destroy();
   }
@@ -150,6 +155,8 @@ interface RangeLines {
   lines: Line[];
   /** Some page of the range has text (a document with none at all is a scan). */
   hasText: boolean;
+  pageFacts: PageFacts[];
+  documentFacts?: PagesOutput["documentFacts"];
 }
 
 /**
@@ -158,14 +165,16 @@ interface RangeLines {
  */
 async function readRange(pdf: PdfDocument, first: number, last: number, port: MessagePort): Promise<RangeLines> {
   const lines: Line[] = [];
+  const facts: PageFacts[] = [];
   let hasText = false;
   for (let n = first; n <= last; n++) {
     const page = await readPage(pdf, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e)));
     hasText ||= page.items.length > 0;
     for (const line of pageLines(page)) lines.push(line);
+    facts.push(pageFacts(page));
     post(port, { type: "page", number: n });
   }
-  return { first, count: Math.max(0, last - first + 1), lines, hasText };
+  return { first, count: Math.max(0, last - first + 1), lines, hasText, pageFacts: facts };
 }
 
 /** Merges ranges (any order) in page order and assembles the statement. */
@@ -174,7 +183,13 @@ function assembleParts(parts: (PagesOutput | RangeLines)[], pageCount: number, p
   // The whole-document path checks this inside the engine (assertHasText); split ranges here.
   if (pageCount > 0 && !ordered.some((p) => p.hasText)) throw scannedDocument();
   const lines = ordered.flatMap((p) => ("lines" in p ? p.lines : (JSON.parse(p.linesJson) as Line[])));
-  return serialise(assembleLines(lines, producer, { bank }), csv);
+  const response = assembleLines(lines, producer, { bank });
+  const document = ordered.find((p) => p.documentFacts)?.documentFacts;
+  // Every split parse has them (the planning task reads them); a missing one is a wiring mistake.
+  if (!document) throw new Error("the planning task's integrity facts are missing from the ranges");
+  const facts: DocumentFacts = { ...document, pages: ordered.flatMap((p) => p.pageFacts) };
+  response.integrity = integrityOf(response, facts);
+  return serialise(response, csv);
 }
 
 const assemble = (task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] =>

@@ -7,6 +7,7 @@ import { unsupportedFormat } from "../errors.ts";
 import { assembleStatement } from "./assemble.ts";
 import { BANK_PROFILES } from "./banks/profiles.ts";
 import { guardPdf } from "./guards/index.ts";
+import { byteFacts, type InfoFacts, integrityOf, pageFacts, sheetIntegrity } from "./integrity/index.ts";
 import { extractHtmlTables } from "./html/extract.ts";
 import { assertHasText, checkPageCount, extractPages, openPdf, pdfProducer } from "./pdf/extract.ts";
 import { pageTreeUpdate } from "./pdf/page-tree.ts";
@@ -61,10 +62,15 @@ export async function extractPdfPages(
 
 /** Whole document to the extracted form (PDF pages or sheet tables). */
 export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Promise<ExtractedDocument> {
+  return (await extractWithInfo(bytes, opts)).doc;
+}
+
+/** extractDocument, plus a PDF's information dictionary (for the integrity report). */
+async function extractWithInfo(bytes: Uint8Array, opts: ParseOptions): Promise<{ doc: ExtractedDocument; info?: InfoFacts }> {
   const kind = sniff(bytes);
   if (kind === "pdf") {
-    const { pages, pageCount, producer } = await extractPagesChecked(bytes, opts);
-    return { kind: "pdf", pageCount, producer, pages };
+    const { pages, pageCount, producer, info } = await extractPagesChecked(bytes, opts);
+    return { doc: { kind: "pdf", pageCount, producer, pages }, info };
   }
   opts.onProgress?.({ stage: "extract", current: 0, total: 1 });
   const maxRows = opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS;
@@ -75,7 +81,7 @@ export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Pr
         ? extractSpreadsheetMl(bytes, { maxRows })
         : await extractXlsx(bytes, { maxRows, maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES });
   opts.onProgress?.({ stage: "extract", current: 1, total: 1 });
-  return { kind: "sheet", producer: kind, sheets };
+  return { doc: { kind: "sheet", producer: kind, sheets } };
 }
 
 async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
@@ -97,10 +103,19 @@ async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
 
 /** Convenience: inspect + extract + assemble in this thread, with progress (stage, current, total). */
 export async function parseStatement(bytes: Uint8Array, opts: ParseOptions = {}): Promise<ParseResponse> {
-  const doc = await extractDocument(bytes, opts);
+  const { doc, info } = await extractWithInfo(bytes, opts);
   opts.signal?.throwIfAborted();
   opts.onProgress?.({ stage: "assemble", current: 0, total: 1 });
   const result = assembleStatement(doc, { bank: opts.bank });
+  result.integrity =
+    doc.kind === "pdf" && info
+      ? integrityOf(result, {
+          info,
+          // The guard already refused a document with more pages than allowed.
+          bytes: byteFacts(bytes, { password: opts.password, maxPages: doc.pageCount }),
+          pages: doc.pages.map(pageFacts),
+        })
+      : sheetIntegrity();
   opts.onProgress?.({ stage: "assemble", current: 1, total: 1 });
   return result;
 }

@@ -2,6 +2,7 @@
  * Shapes shared by every stage of the engine. Positions are in PDF points with the origin at the
  * top-left of the page (y grows downwards), so "below" means a larger y.
  */
+import type { Integrity } from "./integrity/types.ts";
 
 export interface TextItem {
   str: string;
@@ -10,6 +11,8 @@ export interface TextItem {
   y: number;
   width: number;
   height: number;
+  /** pdf.js's name for the item's font, the same for one font across a document's pages in one reading (not across workers). */
+  font?: string;
 }
 
 export interface PageText {
@@ -103,6 +106,8 @@ export interface ParseResponse {
   checks: Checks;
   /** Every account section in print order (at least one); the first equals the top level. */
   accounts: AccountSection[];
+  /** Document integrity signals (PDF parses; an empty report for sheets). */
+  integrity?: Integrity;
 }
 
 export interface ParseOptions {

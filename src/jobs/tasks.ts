@@ -1,5 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
 import type { Result } from "../errors.ts";
+import type { ByteFacts, InfoFacts, PageFacts } from "../engine/integrity/index.ts";
 import type { EngineLimits, Progress } from "../engine/types.ts";
 
 /**
@@ -78,6 +79,13 @@ export interface PagesOutput {
   hasText: boolean;
   /** Worker thread that extracted the range (lets tests see the fan-out). */
   threadId: number;
+  /** Integrity facts of each page read (size, text-layer signals), in page order. */
+  pageFacts: PageFacts[];
+  /**
+   * Integrity facts of the whole document, read once by the planning task and carried by the first
+   * range's output to whichever task assembles.
+   */
+  documentFacts?: { info: InfoFacts; bytes: ByteFacts };
 }
 export interface RedactOutput {
   bytes: Uint8Array<ArrayBuffer>;

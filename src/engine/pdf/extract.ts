@@ -3,6 +3,8 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
+import { readInfo } from "../integrity/facts.ts";
+import type { InfoFacts } from "../integrity/types.ts";
 import type { PageText, TextItem } from "../types.ts";
 import { damageNote, emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../guards/pdf-crypt.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
@@ -95,6 +97,7 @@ interface RawItem {
   transform?: number[];
   width?: number;
   height?: number;
+  fontName?: string;
 }
 
 /** Text items of one page with top-left origin coordinates. */
@@ -118,7 +121,7 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       const fontHeight = Math.hypot(m[2]!, m[3]!) || raw.height || 0;
       // An item longer than any statement line is cut (its advance shortened in proportion).
       const kept = capText(str);
-      items.push({ str: kept, x: m[4]!, y: m[5]! - fontHeight, width: ((raw.width ?? 0) * kept.length) / str.length, height: fontHeight });
+      items.push({ str: kept, x: m[4]!, y: m[5]! - fontHeight, width: ((raw.width ?? 0) * kept.length) / str.length, height: fontHeight, ...(raw.fontName ? { font: raw.fontName } : {}) });
     }
     return { number: n, width: viewport.width, height: viewport.height, items };
   } finally {
@@ -148,7 +151,7 @@ export interface ExtractPagesOptions {
 }
 
 /** Text of pages first..last (1-based, inclusive). Pages without any text are kept (empty items). */
-export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string }> {
+export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string; info: InfoFacts }> {
   const doc = await openPdf(bytes, opts.password, opts.update);
   try {
     checkPageCount(doc.numPages, opts.maxPages);
@@ -160,7 +163,7 @@ export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions)
       pages.push(await readPage(doc, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
       opts.onPage?.(n);
     }
-    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc) };
+    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc), info: await readInfo(doc) };
   } finally {
     await doc.destroy();
   }
