@@ -69,10 +69,11 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): K
 export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
   const kind = sniff(bytes);
   if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
-  // The PDF's text as redaction reads it, first: it refuses a line longer than any statement's
-  // before the parse's extraction spends time on it, and the redactor reuses it.
-  const pages = kind === "pdf" ? await readPdfRuns(bytes, opts.password) : undefined;
+  // The parse's extraction first: it maps whatever pdf.js refuses (a page tree that loops, a
+  // damaged stream) to the parse's own AppError. Then the text as redaction reads it, which refuses
+  // a line longer than any statement's before glyph-level work and is reused by the redactor.
   const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits });
+  const pages = kind === "pdf" ? await readPdfRuns(bytes, opts.password) : undefined;
   const known = engineValues(extracted, opts.bank);
   if (kind === "pdf") {
     const r = await redactPdf(bytes, { password: opts.password, known, pages });
