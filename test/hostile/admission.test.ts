@@ -13,49 +13,70 @@ import { rawUpload } from "../helpers/raw-upload.ts";
 const UPLOAD = 20 * 1024 * 1024;
 const CONCURRENT = 24;
 const PER_KEY = 8;
-let server: ChildServer;
+const servers: ChildServer[] = [];
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all(servers.map((s) => s.stop()));
 });
 
+interface Run {
+  growthMiB: number;
+  refusedUnread: number;
+  admitted: { status: number | undefined; response: string }[];
+}
+
+/**
+ * The 24 uploads against a fresh server process whose key may have `perKey` in flight: how many were
+ * refused before a byte of their body was sent, and how much the server's RSS grew at its peak.
+ */
+async function offer(perKey: number): Promise<Run> {
+  const server = await startChildServer({ ...childDbEnv(), MAX_INFLIGHT_PER_KEY: String(perKey), TEST_MONTHLY_CAP: "100000", WORKERS: "1" });
+  servers.push(server);
+  const key = await childTestKey(server, unique("admission"));
+  const auth = { authorization: `Bearer ${key}` };
+  // Warm up: the first upload loads the engine in the worker.
+  const warm = await rawUpload(server.url, "/v1/parse", auth, { name: "junk.pdf", size: 1024 });
+  await warm.send();
+  await warm.ended;
+  await Bun.sleep(500);
+  const before = server.rssMiB();
+  let peak = before;
+  const sampler = setInterval(() => {
+    try {
+      peak = Math.max(peak, server.rssMiB());
+    } catch {
+      clearInterval(sampler); // the server is gone (a failed test stopped it)
+    }
+  }, 20);
+
+  // Zeros named .pdf: the sniffer refuses them at once, so what is measured is the upload.
+  const uploads = await Promise.all(Array.from({ length: CONCURRENT }, () => rawUpload(server.url, "/v1/parse", auth, { name: "junk.pdf", size: UPLOAD })));
+  // Nothing of any body has been sent yet: whoever is refused now was refused before reading.
+  const expectRefused = Math.max(0, CONCURRENT - perKey);
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline && uploads.filter((u) => u.status === 429).length < expectRefused; ) await Bun.sleep(50);
+  const refused = uploads.filter((u) => u.status === 429);
+  for (const u of refused) expect(u.response).toContain('"error_class":"rate_limited"');
+  await Promise.all(uploads.map((u) => (u.status === 429 ? Promise.resolve() : u.send())));
+  await Promise.all(uploads.filter((u) => u.status !== 429).map((u) => u.ended));
+  clearInterval(sampler);
+  peak = Math.max(peak, server.rssMiB());
+  await server.stop();
+  return { growthMiB: peak - before, refusedUnread: refused.length, admitted: uploads.filter((u) => u.status !== 429).map((u) => ({ status: u.status, response: u.response })) };
+}
+
 describe("admission before the upload is read", () => {
-  test("24 concurrent 20 MB uploads on one key (limit 8): 16 get 429 before their body is sent, and RSS stays bounded", async () => {
-    server = await startChildServer({ ...childDbEnv(), MAX_INFLIGHT_PER_KEY: String(PER_KEY), TEST_MONTHLY_CAP: "100000", WORKERS: "1" });
-    const key = await childTestKey(server, unique("admission"));
-    const auth = { authorization: `Bearer ${key}` };
-    // Warm up: the first upload loads the engine in the worker.
-    const warm = await rawUpload(server.url, "/v1/parse", auth, { name: "junk.pdf", size: 1024 });
-    await warm.send();
-    await warm.ended;
-    await Bun.sleep(500);
-    const before = server.rssMiB();
-    let peak = before;
-    const sampler = setInterval(() => {
-      try {
-        peak = Math.max(peak, server.rssMiB());
-      } catch {
-        clearInterval(sampler); // the server is gone (a failed test stopped it)
-      }
-    }, 20);
-
-    // Zeros named .pdf: the sniffer refuses them at once, so what is measured is the upload.
-    const uploads = await Promise.all(Array.from({ length: CONCURRENT }, () => rawUpload(server.url, "/v1/parse", auth, { name: "junk.pdf", size: UPLOAD })));
-    // Nothing of any body has been sent yet: whoever is refused now was refused before reading.
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && uploads.filter((u) => u.status === 429).length < CONCURRENT - PER_KEY; ) await Bun.sleep(50);
-    const refusedUnread = uploads.filter((u) => u.status === 429);
-    expect(refusedUnread.length).toBe(CONCURRENT - PER_KEY);
-    for (const u of refusedUnread) expect(u.response).toContain('"error_class":"rate_limited"');
-
-    await Promise.all(uploads.map((u) => (u.status === 429 ? Promise.resolve() : u.send())));
-    await Promise.all(uploads.filter((u) => u.status !== 429).map((u) => u.ended));
-    clearInterval(sampler);
-    peak = Math.max(peak, server.rssMiB());
-    const admitted = uploads.filter((u) => u.status !== 429);
-    for (const u of admitted) expect(u.response).toContain('"error_class":"unsupported_format"');
-    console.log(`admission: RSS ${before} -> peak ${peak} MiB (+${peak - before}); ${refusedUnread.length} refused unread, ${admitted.length} read`);
-    // The 24 bodies are 480 MiB: reading them all (as before) costs more than that; reading only
-    // the 8 admitted ones stays well under it.
-    expect(peak - before).toBeLessThan((CONCURRENT * UPLOAD) / (1024 * 1024));
-  }, 120_000);
+  test("24 concurrent 20 MB uploads on one key (limit 8): 16 get 429 before their body is sent, and RSS grows with the 8 admitted, not the 24 offered", async () => {
+    const limited = await offer(PER_KEY);
+    expect(limited.refusedUnread).toBe(CONCURRENT - PER_KEY);
+    for (const u of limited.admitted) expect(u.response).toContain('"error_class":"unsupported_format"');
+    // The same 24 uploads where the key may have all of them in flight: every body is read.
+    const open = await offer(CONCURRENT);
+    expect(open.refusedUnread).toBe(0);
+    expect(open.admitted.length).toBe(CONCURRENT);
+    console.log(`admission: RSS +${limited.growthMiB} MiB with ${PER_KEY} admitted, +${open.growthMiB} MiB with all ${CONCURRENT} read`);
+    // Reading 8 of 24 bodies costs about half of reading all 24 here (measured 0.48-0.54: the one
+    // worker's queue already spreads the open run out); reading them all (admission broken) would
+    // cost about the same as the open run. The bound sits between the two, clear of GC timing.
+    expect(limited.growthMiB).toBeLessThan(open.growthMiB * 0.75);
+  }, 180_000);
 });
