@@ -2,13 +2,14 @@
  * The page at `/` in a real browser (Debian's chromium driven by playwright-core; never a
  * downloaded browser) against a real server on loopback.
  */
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/index.ts";
+import { launchBrowser } from "../helpers/browser.ts";
 import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
 
@@ -21,18 +22,7 @@ const issued = await server.admin("/v1/keys/test", { method: "POST", headers: { 
 const key = ((await issued.json()) as { key: string }).key;
 const client = createClient({ baseUrl: server.url, apiKey: key });
 
-const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
-const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  acceptDownloads: true,
-  viewport: { width: 1100, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-afterAll(async () => {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-});
+const context: BrowserContext = await launchBrowser({ width: 1100, height: 900 });
 
 /** Every URL the page asked for: nothing may come from outside this server. */
 const requested: string[] = [];

@@ -7,9 +7,10 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { statementPdf, statementXlsx } from "../../bench/generate.ts";
 import { createClient } from "../../src/index.ts";
+import { launchBrowser } from "../helpers/browser.ts";
 import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
 
@@ -24,19 +25,8 @@ const key = ((await issued.json()) as { key: string }).key;
 const client = createClient({ baseUrl: server.url, apiKey: key });
 
 const scratch = mkdtempSync(join(tmpdir(), "web-results-"));
-const profile = mkdtempSync(join(tmpdir(), "chromium-profile-"));
-const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  acceptDownloads: true,
-  viewport: { width: 1280, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-afterAll(async () => {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
-  rmSync(scratch, { recursive: true, force: true });
-});
+const context: BrowserContext = await launchBrowser({ width: 1280, height: 900 });
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 let page: Page;
 beforeEach(async () => {
