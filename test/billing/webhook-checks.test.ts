@@ -5,6 +5,7 @@ import { createLogger } from "../../src/log.ts";
 import { sharedDb, unique } from "../helpers/db.ts";
 import { chargeSuccess, startFakePaystack, subscriptionEvent } from "../helpers/paystack.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { startCheckout } from "./fixtures.ts";
 
 /**
  * Issue 15 item 1: a correctly signed webhook is still only Paystack telling us that someone paid
@@ -29,18 +30,7 @@ const webhookUrl = `${server.url}/v1/billing/paystack/webhook`;
 // Default plan prices (config defaults), in kobo.
 const PRICE = { starter: 950_000, growth: 3_500_000, scale: 15_000_000 } as const;
 
-async function checkout(tier: keyof typeof PRICE) {
-  const owner = unique();
-  const email = `${owner}@example.com`;
-  const res = await server.admin("/v1/admin/billing/subscribe", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ owner, email, tier }),
-  });
-  expect(res.status).toBe(200);
-  const { reference } = (await res.json()) as { reference: string };
-  return { owner, email, reference, planCode: `PLN_${tier}_chk`, customerCode: `CUS_${owner}`, subscriptionCode: `SUB_${owner}` };
-}
+const checkout = (tier: keyof typeof PRICE) => startCheckout(server, tier, "chk");
 
 async function deliver(event: Parameters<typeof paystack.deliver>[1]) {
   const res = await paystack.deliver(webhookUrl, event);

@@ -4,6 +4,7 @@ import { getSubscription } from "../../src/db/subscriptions.ts";
 import { sharedDb, unique } from "../helpers/db.ts";
 import { chargeSuccess, invoicePaymentFailed, startFakePaystack, subscriptionEvent } from "../helpers/paystack.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { startCheckout } from "./fixtures.ts";
 
 const db = await sharedDb();
 const paystack = startFakePaystack();
@@ -16,20 +17,7 @@ const server = await startTestServer({
 });
 const webhookUrl = `${server.url}/v1/billing/paystack/webhook`;
 
-/** Starts a checkout through the API, as an operator would, and returns what the webhook will refer to. */
-async function checkout(tier: "starter" | "growth" | "scale" = "starter") {
-  const owner = unique();
-  const email = `${owner}@example.com`;
-  const res = await server.admin("/v1/admin/billing/subscribe", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ owner, email, tier }),
-  });
-  expect(res.status).toBe(200);
-  const { reference } = (await res.json()) as { reference: string };
-  const planCode = `PLN_${tier}_wh`;
-  return { owner, email, reference, planCode, customerCode: `CUS_${owner}`, subscriptionCode: `SUB_${owner}` };
-}
+const checkout = (tier: "starter" | "growth" | "scale" = "starter") => startCheckout(server, tier, "wh");
 
 const deliver = async (...args: Parameters<typeof paystack.deliver>) => {
   const res = await paystack.deliver(...args);

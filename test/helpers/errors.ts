@@ -10,3 +10,14 @@ export async function rejection(p: Promise<unknown>): Promise<AppError> {
   }
   throw new Error("expected an AppError rejection");
 }
+
+/** The error class a synchronous call throws (an AppError), or "admitted" when it returns. */
+export function errorClassOf(fn: () => unknown): string {
+  try {
+    fn();
+    return "admitted";
+  } catch (e) {
+    if (e instanceof AppError) return e.errorClass;
+    throw e;
+  }
+}

@@ -1,29 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import type { AppError } from "../../src/errors.ts";
 import { DocumentGate } from "../../src/jobs/gate.ts";
+import { errorClassOf } from "../helpers/errors.ts";
 
-const classOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return "admitted";
-  } catch (e) {
-    return (e as AppError).errorClass;
-  }
-};
 
 /** Issue 15 item 8: the key's place and the upload's bytes are taken together, before reading. */
 describe("DocumentGate holds", () => {
   test("a hold takes the key's place at once: concurrent uploads past the limit are refused before any is read", () => {
     const gate = new DocumentGate({ concurrency: 1, maxQueued: 100, maxPerKey: 8, maxInflightBytes: 10_000 });
     const holds = Array.from({ length: 8 }, () => gate.hold("k", 100));
-    expect(classOf(() => gate.hold("k", 100))).toBe("rate_limited");
+    expect(errorClassOf(() => gate.hold("k", 100))).toBe("rate_limited");
     expect(gate.heldBytes).toBe(800);
     // Entering with a hold does not count the key twice.
     const tickets = holds.map((h) => gate.enter(h));
-    expect(classOf(() => gate.hold("k", 100))).toBe("rate_limited");
+    expect(errorClassOf(() => gate.hold("k", 100))).toBe("rate_limited");
     for (const t of tickets) t.release();
     expect(gate.heldBytes).toBe(0);
-    expect(classOf(() => gate.hold("k", 100).release())).toBe("admitted");
+    expect(errorClassOf(() => gate.hold("k", 100).release())).toBe("admitted");
   });
 
   test("the byte budget is server-wide: past it another key gets 503 queue_full with Retry-After; release gives the bytes back", () => {
@@ -43,7 +36,7 @@ describe("DocumentGate holds", () => {
     expect(gate.heldBytes).toBe(0);
     // One upload larger than the whole budget still gets in alone.
     const big = gate.hold("b", 5000);
-    expect(classOf(() => gate.hold("c", 1))).toBe("queue_full");
+    expect(errorClassOf(() => gate.hold("c", 1))).toBe("queue_full");
     big.release();
   });
 
@@ -51,7 +44,7 @@ describe("DocumentGate holds", () => {
     const gate = new DocumentGate({ concurrency: 1, maxQueued: 0, maxPerKey: 2, maxInflightBytes: 1000 });
     const h = gate.hold("k", 500);
     gate.close();
-    expect(classOf(() => gate.enter(h))).toBe("service_unavailable");
+    expect(errorClassOf(() => gate.enter(h))).toBe("service_unavailable");
     expect(gate.heldBytes).toBe(0);
   });
 });

@@ -1,15 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
+import type { AppError } from "../../src/errors.ts";
 import { DocumentGate } from "../../src/jobs/gate.ts";
+import { errorClassOf } from "../helpers/errors.ts";
 
-const classOf = (fn: () => unknown) => {
-  try {
-    fn();
-    return "admitted";
-  } catch (e) {
-    return (e as AppError).errorClass;
-  }
-};
 
 describe("DocumentGate", () => {
   test("runs up to concurrency, queues FIFO up to maxQueued, refuses beyond, per key first", async () => {
@@ -19,8 +12,8 @@ describe("DocumentGate", () => {
     const b1 = gate.enter("b");
     const c1 = gate.enter("c");
     for (const [name, t] of [["a1", a1], ["b1", b1], ["c1", c1]] as const) void t.started.then(() => order.push(name));
-    expect(classOf(() => gate.enter("d"))).toBe("queue_full");
-    expect(classOf(() => gate.enter("a"))).toBe("queue_full");
+    expect(errorClassOf(() => gate.enter("d"))).toBe("queue_full");
+    expect(errorClassOf(() => gate.enter("a"))).toBe("queue_full");
     await Bun.sleep(0);
     expect(order).toEqual(["a1"]);
     b1.release(); // leaves the queue before starting
@@ -47,8 +40,8 @@ describe("DocumentGate", () => {
     expect(err?.status).toBe(429);
     expect(err?.retryAfter).toBeGreaterThan(0);
     t.release();
-    expect(classOf(() => gate.enter("k").release())).toBe("admitted");
+    expect(errorClassOf(() => gate.enter("k").release())).toBe("admitted");
     gate.close();
-    expect(classOf(() => gate.enter("other"))).toBe("service_unavailable");
+    expect(errorClassOf(() => gate.enter("other"))).toBe("service_unavailable");
   });
 });
