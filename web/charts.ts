@@ -4,7 +4,8 @@
  */
 import uPlot from "uplot";
 import { $, node } from "./dom.ts";
-import { kobo, money, naira } from "./format.ts";
+import { formatKobo, parseAmount } from "../src/engine/money.ts";
+import { money } from "./format.ts";
 import type { Transaction } from "./types.ts";
 
 const HEIGHT = 220;
@@ -13,6 +14,8 @@ const OUT_COLOUR = "#cf222e";
 const BALANCE_COLOUR = "#0b5fff";
 
 const toNaira = (k: bigint) => Number(k) / 100;
+/** An amount string of the response as kobo (0 when empty). */
+const kobo = (s: string): bigint => parseAmount(s)?.kobo ?? 0n;
 const axisMoney = (_u: uPlot, values: number[]) => values.map((v) => money(v.toFixed(0)));
 
 /** Money in and out per calendar month (YYYY-MM of the transaction's own date), oldest first. */
@@ -91,7 +94,7 @@ export class Charts {
     const months = monthlyFlows(ts);
     const xs = months.map((_, i) => i);
     const total = months.reduce((a, m) => ({ credit: a.credit + m.credit, debit: a.debit + m.debit }), { credit: 0n, debit: 0n });
-    const fig = this.figure("Money in and out per month", `Over ${months.length} month(s): in ${money(naira(total.credit))}, out ${money(naira(total.debit))}`);
+    const fig = this.figure("Money in and out per month", `Over ${months.length} month(s): in ${money(formatKobo(total.credit))}, out ${money(formatKobo(total.debit))}`);
     const bars = (align: -1 | 1) => uPlot.paths.bars?.({ size: [0.35, 60], align, gap: 2 });
     return new uPlot(
       {

@@ -3,7 +3,8 @@
  * so a 10,000-row statement renders as fast as a 10-row one. Row numbers stay the statement's own.
  */
 import { $, node } from "./dom.ts";
-import { blankZero, day, kobo, money } from "./format.ts";
+import { parseAmount } from "../src/engine/money.ts";
+import { blankZero, day, money } from "./format.ts";
 import type { Transaction } from "./types.ts";
 
 /** Rows drawn at once; the pager moves through the rest. */
@@ -47,8 +48,8 @@ export class TransactionTable {
 
   show(transactions: Transaction[], o: { breakAt: number | null; roundingRows: number[] }): void {
     this.rows = transactions.map((t, index) => {
-      const d = kobo(t.debit);
-      const c = kobo(t.credit);
+      const d = parseAmount(t.debit)?.kobo ?? 0n;
+      const c = parseAmount(t.credit)?.kobo ?? 0n;
       return { t, index, amount: d > c ? d : c, haystack: `${day(t.date)} ${t.narration} ${t.reference} ${t.debit} ${t.credit}`.toLowerCase() };
     });
     this.breakAt = o.breakAt;

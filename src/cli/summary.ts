@@ -2,6 +2,7 @@
  * The short table `parse` prints on a terminal (unless --format is given): one block per statement
  * with what a reader checks first, the engine's notes, and the integrity verdict when there is one.
  */
+import { groupThousands as money } from "../engine/money.ts";
 import type { ParseResponse } from "../engine/types.ts";
 
 const VERDICT_WORDS: Record<string, string> = {
@@ -10,8 +11,6 @@ const VERDICT_WORDS: Record<string, string> = {
   likely_edited: "LIKELY EDITED after the bank made it",
 };
 
-/** Grouped thousands on the amount string itself (amounts are never turned into floats). */
-const money = (s: string) => s.replace(/^(-?)(\d+)/, (_m, sign: string, whole: string) => sign + whole.replace(/\B(?=(\d{3})+(?!\d))/g, ","));
 const day = (iso: string) => iso.slice(0, 10) || "—";
 
 /** The additive parts the table shows when the engine returns them (account sections, integrity). */

@@ -94,3 +94,16 @@ export function koboFromNumber(n: number): Kobo {
 }
 
 export const absKobo = (k: Kobo): Kobo => (k < 0n ? -k : k);
+
+/**
+ * `"1234567.50"` -> `"1,234,567.50"`, for people to read (the page, the CLI summary); on the string,
+ * never through a float, in one pass; text that is not a plain amount comes back unchanged.
+ */
+export function groupThousands(amount: string): string {
+  const m = /^(-?)(\d+)(\.\d+)?$/.exec(amount);
+  if (!m) return amount;
+  const whole = m[2] ?? "";
+  const groups: string[] = [];
+  for (let end = whole.length; end > 0; end -= 3) groups.unshift(whole.slice(Math.max(0, end - 3), end));
+  return `${m[1]}${groups.join(",")}${m[3] ?? ""}`;
+}

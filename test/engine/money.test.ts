@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formatKobo, isEmptyAmount, koboFromNumber, parseAmount, parseMoney } from "../../src/engine/money.ts";
+import { formatKobo, groupThousands, isEmptyAmount, koboFromNumber, parseAmount, parseMoney } from "../../src/engine/money.ts";
 
 describe("parseAmount", () => {
   test.each([
@@ -59,5 +59,18 @@ describe("formatKobo", () => {
     expect(koboFromNumber(0.1 + 0.2)).toBe(30n);
     expect(koboFromNumber(-1234.5)).toBe(-123450n);
     expect(koboFromNumber(19.999)).toBe(2000n);
+  });
+});
+
+describe("groupThousands (display only)", () => {
+  test("groups the whole part of a plain amount, on the string", () => {
+    expect(groupThousands("1234567.50")).toBe("1,234,567.50");
+    expect(groupThousands("-1000.00")).toBe("-1,000.00");
+    expect(groupThousands("999.99")).toBe("999.99");
+    expect(groupThousands("0.00")).toBe("0.00");
+    expect(groupThousands("123456789012345678901.00")).toBe("123,456,789,012,345,678,901.00");
+  });
+  test("leaves anything that is not a plain amount alone", () => {
+    for (const s of ["", "—", "1,234.00", "N1000", "12a34"]) expect(groupThousands(s)).toBe(s);
   });
 });
