@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { statementPdf } from "../../bench/generate.ts";
 import { type ChildServer, childTestKey, startChildServer } from "../helpers/child-server.ts";
 import { unique } from "../helpers/db.ts";
 import { createScratchDb, type ScratchDb } from "../helpers/postgres-server.ts";
@@ -62,9 +63,10 @@ describe("reservations of a server killed with -9", () => {
     running.push(alive);
     const doomed = await startChildServer(env);
     const [aliveKey, doomedKey] = [await childTestKey(alive, unique("alive")), await childTestKey(doomed, unique("doomed"))];
-    // A reservation of the running instance, in flight while the new server starts.
+    // A reservation of the running instance, in flight while the other is killed and a new server
+    // starts: 1,500 pages on one worker take several seconds (80 pages had finished before the check).
     const form = new FormData();
-    form.append("pdf", new File([new Uint8Array(await makeStatementPdf({ pages: 80 }))], "long.pdf"));
+    form.append("pdf", new File([new Uint8Array(await statementPdf(1500))], "long.pdf"));
     expect((await alive.fetch("/v1/parse/jobs", { method: "POST", headers: { authorization: `Bearer ${aliveKey}` }, body: form })).status).toBe(202);
     await killMidParse(doomed, doomedKey);
     const states = async () =>
