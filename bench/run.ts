@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: generates inputs, starts the real server on loopback (once with 1 worker, once
  * with one per core), and measures end-to-end throughput, sync latency, peak RSS and scaling,
- * beside MuPDF and pdfminer extracting text from the same file. Writes bench/results.md.
+ * beside MuPDF and pdfminer extracting text from the same file. Extraction alone (PDFium against
+ * pdf.js, one thread, bench/extract.ts) and the large file end to end with PDF_EXTRACTOR=pdfjs are
+ * measured too. Writes bench/results.md.
  * Every loop is bounded in count and time and talks only to 127.0.0.1.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,14 +34,14 @@ console.error(`inputs generated in ${((performance.now() - t0) / 1000).toFixed(1
 
 interface Server { url: string; pid: number; key: string; stop(): Promise<void> }
 
-async function startServer(workers: number): Promise<Server> {
+async function startServer(workers: number, extraEnv: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-db-"));
   const port = 40000 + Math.floor(Math.random() * 20000);
   const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
     env: {
       ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, WORKERS: String(workers),
       LOG_LEVEL: "error", TEST_MONTHLY_CAP: "100000000", MAX_INFLIGHT_PER_KEY: "1000", MAX_QUEUED_JOBS: "1000",
-      MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "600000", DATABASE_URL: "",
+      MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "600000", DATABASE_URL: "", ...extraEnv,
     },
     stdout: "ignore",
     stderr: "inherit",
@@ -209,7 +211,24 @@ async function measureLarge(s: Server, runs: number) {
 
 const largePath = join(OUT, "large.pdf");
 const mutoolRuns: (number | undefined)[] = [];
+
+/** bench/extract.ts in its own process: one extractor reading every page of the large PDF, nothing else. */
+function extractionAlone(extractor: "pdfium" | "pdfjs"): { msPerPage: number; pagesPerSecond: number; openMs: number; wasmMiB: number } | undefined {
+  const r = Bun.spawnSync([process.execPath, join(import.meta.dir, "extract.ts"), extractor, largePath], { stdout: "pipe", stderr: "inherit" });
+  return r.exitCode === 0 ? JSON.parse(r.stdout.toString()) : undefined;
+}
+// Before any server starts, so nothing else runs beside it; best of two for each.
+const alone: Record<string, ReturnType<typeof extractionAlone>> = {};
+for (const extractor of ["pdfium", "pdfjs"] as const) {
+  const runs = [extractionAlone(extractor), extractionAlone(extractor)].filter((r) => r !== undefined);
+  alone[extractor] = runs.sort((a, b) => b.pagesPerSecond - a.pagesPerSecond)[0];
+  const r = alone[extractor];
+  add(`extraction alone, ${extractor}, one thread, large PDF (best of 2)`, r ? `${f1(r.pagesPerSecond)} pages/s (${r.msPerPage.toFixed(2)} ms/page, open ${f1(r.openMs)} ms${extractor === "pdfium" ? `, wasm memory ${f1(r.wasmMiB)} MiB` : ""})` : "failed");
+}
+if (alone.pdfium && alone.pdfjs) add("extraction alone, PDFium / pdf.js", `${(alone.pdfium.pagesPerSecond / alone.pdfjs.pagesPerSecond).toFixed(2)}x`);
 const RUNS = 3;
+const EXTRACTOR = process.env.PDF_EXTRACTOR || "pdfium";
+add("PDF_EXTRACTOR of the measured servers", EXTRACTOR);
 const one = await startServer(1);
 const { best: largeOne } = await measureLarge(one, RUNS);
 await one.stop();
@@ -244,6 +263,14 @@ for (const [c, n] of [[1, 200], [8, 400], [32, 640]] as const) {
   if (c === 32) add("p99 / p50 at concurrency 32 (goal: at most 10)", `${(r.p99 / r.p50).toFixed(2)}`);
 }
 await all.stop();
+
+// The same large job with the other extractor, so one run compares them end to end.
+const OTHER = EXTRACTOR === "pdfjs" ? "pdfium" : "pdfjs";
+const other = await startServer(CORES, { PDF_EXTRACTOR: OTHER });
+const { best: largeOther, peak: peakOther } = await measureLarge(other, RUNS);
+await other.stop();
+add(`large PDF end-to-end, ${CORES} workers, PDF_EXTRACTOR=${OTHER} (best of ${RUNS})`, `${f1(largeOther.ms / 1000)} s, ${f1(LARGE_PAGES / (largeOther.ms / 1000))} pages/s, ${largeOther.rows} rows, peak RSS ${f1(peakOther)} MiB`);
+add(`end to end, ${EXTRACTOR} / ${OTHER} (${CORES} workers)`, `${(largeOther.ms / largeAll.ms).toFixed(2)}x`);
 
 if (mutoolRuns.every((ms) => ms !== undefined)) {
   const mutoolMs = Math.min(...(mutoolRuns as number[]));

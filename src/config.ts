@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { DEFAULT_PDF_EXTRACTOR, PDF_EXTRACTORS } from "./engine/pdf/extractor-name.ts";
 
 /**
  * Configuration, read once from the environment and validated. Precedence: explicit overrides
@@ -60,8 +61,10 @@ export const configSchema = z.object({
   SSE_HEARTBEAT_S: int(1).default(15),
   /** Seconds to let running jobs finish after SIGTERM. */
   SHUTDOWN_GRACE_S: int(0).default(30),
-  /** Recycle a worker whose heap exceeds this many MiB after a task. */
+  /** Recycle a worker whose heap (Bun's heapUsed, PDFium's WebAssembly memory included) exceeds this many MiB after a task. */
   WORKER_MAX_HEAP_MB: int(64).default(256),
+  /** PDF text extractor of the parse workers: pdfium (WebAssembly, faster) or pdfjs. Redaction always re-reads with pdf.js. */
+  PDF_EXTRACTOR: z.enum(PDF_EXTRACTORS).default(DEFAULT_PDF_EXTRACTOR),
   /** Free successful parses per owner per month for test keys. */
   TEST_MONTHLY_CAP: int(0).default(25),
   /** Parses per end-user IP per month for first_party keys. */
@@ -95,6 +98,16 @@ export const configSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: int(100).default(5000),
   /** Metering writes (a parse's outcome) kept in memory for retry while the database is away; beyond it the oldest is dropped and logged. */
   METERING_PENDING_MAX: int(1).default(100_000),
+  /** redis://host:port/db — run jobs through BullMQ on this Redis so several instances share them (README: Running several instances). Unset: jobs live in this process. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://").optional(),
+  /** Prefix of every Redis key (BullMQ's and the service's): instances sharing jobs use the same one. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'").default("stp"),
+  /** Start even though Redis persists to disk (RDB or AOF): uploads and results then reach Redis's disk, breaking the no-disk promise. */
+  REDIS_ALLOW_PERSISTENCE: bool.default(false),
+  /** With REDIS_URL: times a job is started (its instance died mid-parse, another takes it) before it fails with worker_crashed. */
+  JOB_MAX_ATTEMPTS: int(1).max(10).default(2),
+  /** With REDIS_URL: seconds a running job's lock lasts unrenewed; a job whose instance died is taken by another within about twice this. */
+  JOB_LOCK_S: int(1).max(600).default(30),
   /** Log level: one JSON object per line on stdout. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Serve the OpenAPI docs page at /docs. */

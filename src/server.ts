@@ -7,6 +7,8 @@ import { ensureAdminToken } from "./db/admin.ts";
 import { createMetering } from "./metering/metering.ts";
 import { registerInstance } from "./metering/instances.ts";
 import { createParseService } from "./jobs/service.ts";
+import type { JobBackend } from "./jobs/backend.ts";
+import { createLocalBackend } from "./jobs/local-backend.ts";
 
 export interface RunningServer {
   url: string;
@@ -57,6 +59,19 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
   const metering = createMetering({ db, config, instanceId: instance.id, log });
   // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).
   const parser = createParseService({ config, log, metering });
+  // Where jobs live, chosen once: this process (default), or Redis shared by several instances.
+  let jobs: JobBackend;
+  try {
+    const { REDIS_URL } = config;
+    // Loaded only when asked for: a single instance never loads BullMQ or opens a Redis connection.
+    jobs = REDIS_URL
+      ? await (await import("./jobs/redis/backend.ts")).createRedisBackend({ config: { ...config, REDIS_URL }, log, metering, parser, instanceId: instance.id })
+      : createLocalBackend(parser);
+  } catch (e) {
+    await parser.shutdown(0).catch(() => {});
+    instance.stop();
+    throw e;
+  }
   let draining = false;
   const app = createApp({
     config,
@@ -65,6 +80,7 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
     adminTokenHash: admin.hash,
     metering,
     parser,
+    jobs,
     readiness: [{ name: "engine_pool", check: async () => parser.ready() }],
     draining: () => draining,
   });
@@ -79,7 +95,7 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
       idleTimeout: Math.min(255, Math.max(30, config.UPLOAD_IDLE_TIMEOUT_S + 5)),
     });
   } catch (e) {
-    await parser.shutdown(0).catch(() => {});
+    await jobs.shutdown(0).catch(() => {});
     instance.stop();
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new AddressInUseError(`Port ${config.PORT} on ${config.HOST} is already in use (another server?); stop it or set PORT`);
@@ -104,7 +120,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
         draining = true;
         const graceMs = config.SHUTDOWN_GRACE_S * 1000;
         const started = Date.now();
-        await parser.shutdown(graceMs);
+        // Jobs first (a cluster worker stops taking them), then the parse service itself.
+        await jobs.shutdown(graceMs);
         // Outcomes the database missed get one more chance (bounded by what is left of the grace, at least 2 s).
         await metering.flush?.(Math.max(2000, graceMs - (Date.now() - started)));
         instance.stop();

@@ -8,11 +8,13 @@ import { existsSync, readdirSync } from "node:fs";
 import postgres from "postgres";
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-// Suites that touch the database run twice; engine-only suites once.
+// Suites that touch the database run twice; engine-only suites once. test/reliability and
+// test/cluster (several server processes on one Redis) make their own scratch PostgreSQL
+// database whatever the pass, so they run once, in the first pass.
 const DB_SUITES = ["test/http", "test/db", "test/billing", "test/jobs", "test/hostile", "test/web", "test/cli"];
 const extraArgs = process.argv.slice(2);
 
-interface PassResult { passed: number; failed: number; code: number }
+interface PassResult { label: string; passed: number; failed: number; code: number; failures: string[] }
 
 async function runBunTest(label: string, args: string[], env: Record<string, string>): Promise<PassResult> {
   console.log(`\n=== ${label}: bun test ${args.join(" ")}`);
@@ -36,8 +38,10 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
   const code = await proc.exited;
   const passed = Number(/^\s*(\d+) pass\s*$/m.exec(text)?.[1] ?? 0);
   const failed = Number(/^\s*(\d+) fail\s*$/m.exec(text)?.[1] ?? 0);
+  // CI keeps only the tail of the log, so the failing tests' names are repeated at the very end.
+  const failures = [...new Set(text.match(/^\(fail\) .*$/gm) ?? [])];
   // A crashed run that printed no counts still fails the whole command.
-  return { passed, failed: failed || (code !== 0 ? 1 : 0), code };
+  return { label, passed, failed: failed || (code !== 0 ? 1 : 0), code, failures };
 }
 
 /**
@@ -73,11 +77,18 @@ if (process.env.TEST_SKIP_POSTGRES === "1") {
     results.push(await runBunTest("PostgreSQL", existing, { TEST_DATABASE_URL: url.toString() }));
   } catch (e) {
     console.error(`PostgreSQL pass could not run: ${(e as Error).message}`);
-    results.push({ passed: 0, failed: 1, code: 1 });
+    results.push({ label: "PostgreSQL", passed: 0, failed: 1, code: 1, failures: [] });
   } finally {
     await admin.unsafe(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end();
   }
+}
+
+for (const r of results) {
+  if (r.failed === 0) continue;
+  console.log(`\n${r.label} pass failures (exit code ${r.code}):`);
+  for (const f of r.failures) console.log(`  ${f}`);
+  if (r.failures.length === 0) console.log("  (no test named: the run crashed or printed no counts)");
 }
 
 const passed = results.reduce((a, r) => a + r.passed, 0);

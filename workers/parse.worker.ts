@@ -10,14 +10,17 @@ import { assembleLines } from "../src/engine/assemble.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
-import { byteFacts, type DocumentFacts, integrityOf, type PageFacts, pageFacts, readInfo } from "../src/engine/integrity/index.ts";
-import { checkPageCount, openPdf, type PdfDocument, pdfProducer, readPage, unreadablePage } from "../src/engine/pdf/extract.ts";
+import { byteFacts, type DocumentFacts, integrityOf, type PageFacts, pageFacts } from "../src/engine/integrity/index.ts";
+import { checkPageCount } from "../src/engine/pdf/extract.ts";
+import { DEFAULT_PDF_EXTRACTOR, type OpenedPdf, openDocument } from "../src/engine/pdf/extractor.ts";
+import { pdfiumMemoryBytes } from "../src/engine/pdf/pdfium/load.ts";
 import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
-import { FIRST_RANGE_BONUS, orderParts, planRanges } from "../src/jobs/planner.ts";
+import { decodeLines, encodeLines, LinesEncoder } from "../src/jobs/lines-wire.ts";
+import { firstRangeBonus, orderParts, planRanges, rangeCount, splitCosts } from "../src/jobs/planner.ts";
 import {
   type DocumentInput,
   type PagesOutput,
@@ -36,19 +39,24 @@ import {
 
 const post = (port: MessagePort, m: PortMessage) => port.postMessage(m);
 
-const { maxHeapBytes } = ((workerData as ParseWorkerData | undefined) ?? { maxHeapBytes: 0 });
+const { maxHeapBytes, extractor = DEFAULT_PDF_EXTRACTOR } = ((workerData as ParseWorkerData | undefined) ?? { maxHeapBytes: 0 });
 const instance = Math.random().toString(36).slice(2, 10);
 let retiring = false;
 
 /**
  * True when the heap is still over the limit after a full collection (garbage left by the task
  * just finished is no reason to retire). pdf.js keeps caches per worker that can grow over many
- * documents; a fresh thread is the dependable way to give that memory back.
+ * documents, and PDFium's WebAssembly memory grows to the largest document read and never shrinks
+ * (free space inside it is not returned to the system either); a fresh thread is the dependable
+ * way to give that memory back. Bun's heapUsed already counts ArrayBuffer and WebAssembly memory
+ * (test/engine/pdfium-memory.test.ts checks it), so adding the wasm memory would count it twice;
+ * it is a floor instead, should a runtime stop counting it.
  */
 function overHeapLimit(): boolean {
-  if (maxHeapBytes <= 0 || process.memoryUsage().heapUsed <= maxHeapBytes) return false;
+  const used = () => Math.max(process.memoryUsage().heapUsed, pdfiumMemoryBytes());
+  if (maxHeapBytes <= 0 || used() <= maxHeapBytes) return false;
   Bun.gc(true);
-  return process.memoryUsage().heapUsed > maxHeapBytes;
+  return used() > maxHeapBytes;
 }
 
 /**
@@ -71,13 +79,14 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
     bank: doc.bank,
     password: doc.password,
     limits: doc.limits,
+    extractor,
     onProgress: (progress) => post(port, { type: "progress", progress }),
   });
   return { parsed: serialise(response, task.csv) };
 }
 
 /**
- * A PDF above `split.above` pages is opened once here (with its page tree balanced if flat): the
+ * A PDF above `split.above` pages is opened once here (pdf.js: with its page tree balanced if flat): the
  * range plan is posted before any page is read (the caller starts the other ranges on other
  * threads right away), then this task reads the first range with the document already open, and
  * assembles the statement itself if the other ranges are in (or running); otherwise it answers
@@ -94,23 +103,24 @@ async function splitAndReadFirst(
   // The page tree's own claim is enough to skip opening a small PDF twice; a claim that lies low
   // only means the document is parsed whole, which is still correct.
   if (report.pagesCountClaim <= split.above) return null;
-  const update = pageTreeUpdate(bytes, report.pageTree);
-  const pdf = await openPdf(bytes, doc.password, update);
+  // Only pdf.js needs a flat page tree balanced (src/engine/pdf/page-tree.ts); PDFium reads it as it is.
+  const update = extractor === "pdfjs" ? pageTreeUpdate(bytes, report.pageTree) : undefined;
+  const pdf = await openDocument(extractor, bytes, { password: doc.password, update });
   try {
-    checkPageCount(pdf.numPages, doc.limits.maxPages);
-    if (pdf.numPages <= split.above) return null;
+    checkPageCount(pdf.pageCount, doc.limits.maxPages);
+    if (pdf.pageCount <= split.above) return null;
     const plan: SplitPlan = {
-      pageCount: pdf.numPages,
-      producer: await pdfProducer(pdf),
-      ranges: planRanges(pdf.numPages, split.workers, pdf.numPages * FIRST_RANGE_BONUS),
+      pageCount: pdf.pageCount,
+      producer: await pdf.producer(),
+      ranges: planRanges(pdf.pageCount, split.workers, firstRangeBonus(pdf.pageCount, rangeCount(pdf.pageCount, split.workers), splitCosts(extractor))),
       ...(update ? { update } : {}),
     };
     post(port, { type: "split", ...plan });
     const { first, last } = plan.ranges[0]!;
-    const info = await readInfo(pdf);
+    const info = await pdf.info();
     const own = await readRange(pdf, first, last, port);
     // Read while the other ranges are still being extracted; the byte scan is linear and cheap.
-    own.documentFacts = { info, bytes: byteFacts(bytes, { password: doc.password, maxPages: pdf.numPages }) };
+    own.documentFacts = { info, bytes: byteFacts(bytes, { password: doc.password, maxPages: pdf.pageCount, objectStreams: report.objectStreams }) };
     const others = await askForParts(port, { first, last });
     if (others) {
       post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
@@ -118,10 +128,10 @@ async function splitAndReadFirst(
       post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
       return { parsed };
     }
-    const firstOut: PagesOutput = { first, count: own.count, linesJson: JSON.stringify(own.lines), hasText: own.hasText, threadId, pageFacts: own.pageFacts, documentFacts: own.documentFacts };
+    const firstOut: PagesOutput = { first, count: own.count, lines: encodeLines(own.lines), hasText: own.hasText, threadId, pageFacts: own.pageFacts, documentFacts: own.documentFacts };
     return { split: { ...plan, first: firstOut } };
   } finally {
-    await pdf.destroy();
+    await pdf.close();
   }
 }
 
@@ -139,12 +149,13 @@ function askForParts(port: MessagePort, read: { first: number; last: number }): 
  */
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
   const { doc, port } = task;
-  const pdf = await openPdf(new Uint8Array(doc.bytes), doc.password, task.update);
+  const pdf = await openDocument(extractor, new Uint8Array(doc.bytes), { password: doc.password, update: task.update });
   try {
-    const range = await readRange(pdf, task.first, Math.min(task.last, pdf.numPages), port);
-    return { first: range.first, count: range.count, linesJson: JSON.stringify(range.lines), hasText: range.hasText, threadId, pageFacts: range.pageFacts };
+    const encoder = new LinesEncoder();
+    const range = await readRange(pdf, task.first, Math.min(task.last, pdf.pageCount), port, encoder);
+    return { first: range.first, count: range.count, lines: encoder.finish(), hasText: range.hasText, threadId, pageFacts: range.pageFacts };
   } finally {
-    await pdf.destroy();
+    await pdf.close();
   }
 }
 
@@ -162,15 +173,19 @@ interface RangeLines {
 /**
  * Reads pages first..last into lines, page by page: a page's text items are garbage as soon as
  * its lines are built, which keeps a large range's heap (and the collections it costs) small.
+ * With an `encoder` (a range task's lines go to another worker), each page's lines go to it
+ * while they are fresh, and `lines` stays empty.
  */
-async function readRange(pdf: PdfDocument, first: number, last: number, port: MessagePort): Promise<RangeLines> {
+async function readRange(pdf: OpenedPdf, first: number, last: number, port: MessagePort, encoder?: LinesEncoder): Promise<RangeLines> {
   const lines: Line[] = [];
   const facts: PageFacts[] = [];
   let hasText = false;
   for (let n = first; n <= last; n++) {
-    const page = await readPage(pdf, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e)));
+    const page = await pdf.readPage(n);
     hasText ||= page.items.length > 0;
-    for (const line of pageLines(page)) lines.push(line);
+    const built = pageLines(page);
+    if (encoder) encoder.add(built);
+    else for (const line of built) lines.push(line);
     facts.push(pageFacts(page));
     post(port, { type: "page", number: n });
   }
@@ -182,7 +197,7 @@ function assembleParts(parts: (PagesOutput | RangeLines)[], pageCount: number, p
   const ordered = orderParts(parts, pageCount);
   // The whole-document path checks this inside the engine (assertHasText); split ranges here.
   if (pageCount > 0 && !ordered.some((p) => p.hasText)) throw scannedDocument();
-  const lines = ordered.flatMap((p) => ("lines" in p ? p.lines : (JSON.parse(p.linesJson) as Line[])));
+  const lines = ordered.flatMap((p) => (Array.isArray(p.lines) ? p.lines : decodeLines(p.lines)));
   const response = assembleLines(lines, producer, { bank });
   const document = ordered.find((p) => p.documentFacts)?.documentFacts;
   // Every split parse has them (the planning task reads them); a missing one is a wiring mistake.
@@ -196,7 +211,7 @@ const assemble = (task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["a
   assembleParts(task.parts, task.pageCount, task.producer, task.bank, task.csv);
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
-  const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank, limits: task.doc.limits });
+  const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank, limits: task.doc.limits, extractor });
   // Response bodies need an ArrayBuffer-backed view; copy only if the engine handed back a shared one.
   const bytes = r.bytes.buffer instanceof ArrayBuffer ? (r.bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(r.bytes);
   return { bytes, redactions: r.redactions, contentType: r.contentType };

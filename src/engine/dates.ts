@@ -147,7 +147,9 @@ export function resolveDate(d: RawDate, order: DayMonthOrder): RawDate {
   return validDay(r.year, r.month, r.day) ? r : { ...d, ambiguous: false, day: d.month, month: d.day };
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, "0");
+/** "00".."99": every transaction's date is formatted, six fields each. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, "0"));
+const pad = (n: number, w = 2) => (w === 2 && Number.isInteger(n) && n >= 0 && n < 100 ? TWO_DIGITS[n]! : String(n).padStart(w, "0"));
 
 /** `2024-01-03T14:22:11+01:00` */
 export function formatLagos(d: RawDate): string {

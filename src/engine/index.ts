@@ -1,15 +1,16 @@
 /**
  * The parsing engine's public surface. Everything here is pure TypeScript over bytes in memory:
- * no HTTP, no database, no disk. Extraction (pdfjs, exceljs) is the only I/O-like stage; layout,
+ * no HTTP, no database, no disk. Extraction (PDFium or pdf.js, exceljs) is the only I/O-like stage; layout,
  * rows, metadata and reconciliation are pure functions of the extracted document.
  */
 import { unsupportedFormat } from "../errors.ts";
 import { assembleStatement } from "./assemble.ts";
 import { BANK_PROFILES } from "./banks/profiles.ts";
-import { guardPdf } from "./guards/index.ts";
+import { guardPdf, type InflatedStreams } from "./guards/index.ts";
 import { byteFacts, type InfoFacts, integrityOf, pageFacts, sheetIntegrity } from "./integrity/index.ts";
 import { extractHtmlTables } from "./html/extract.ts";
-import { assertHasText, checkPageCount, extractPages, openPdf, pdfProducer } from "./pdf/extract.ts";
+import { assertHasText, checkPageCount } from "./pdf/extract.ts";
+import { DEFAULT_PDF_EXTRACTOR, openDocument, type PdfExtractorName, readPages } from "./pdf/extractor.ts";
 import { pageTreeUpdate } from "./pdf/page-tree.ts";
 import { sniff } from "./sniff.ts";
 import type { ExtractedDocument, PageText, ParseOptions, ParseResponse } from "./types.ts";
@@ -33,16 +34,16 @@ const DEFAULT_MAX_XLSX_ROWS = 200_000;
 const DEFAULT_MAX_XLSX_INFLATED_BYTES = 200 * 1024 * 1024;
 
 /** Sniffs the bytes (not a file name), opens the document, throws AppError (unsupported_format, encrypted_source, too_many_pages...). */
-export async function inspectDocument(bytes: Uint8Array, opts: { password?: string; maxPages?: number }): Promise<DocumentInfo> {
+export async function inspectDocument(bytes: Uint8Array, opts: { password?: string; maxPages?: number; extractor?: PdfExtractorName }): Promise<DocumentInfo> {
   const kind = sniff(bytes);
   if (kind === "pdf") {
     await guardPdf(bytes, { maxPages: opts.maxPages }, { password: opts.password });
-    const doc = await openPdf(bytes, opts.password);
+    const doc = await openDocument(opts.extractor ?? DEFAULT_PDF_EXTRACTOR, bytes, { password: opts.password });
     try {
-      checkPageCount(doc.numPages, opts.maxPages);
-      return { kind: "pdf", pageCount: doc.numPages, producer: await pdfProducer(doc) };
+      checkPageCount(doc.pageCount, opts.maxPages);
+      return { kind: "pdf", pageCount: doc.pageCount, producer: await doc.producer() };
     } finally {
-      await doc.destroy();
+      await doc.close();
     }
   }
   // Sheets are counted as one "page" each for progress; their size limits apply at extraction.
@@ -52,12 +53,12 @@ export async function inspectDocument(bytes: Uint8Array, opts: { password?: stri
 /** PDF only: text items of pages first..last (1-based, inclusive), calling onPage(n) after each page. */
 export async function extractPdfPages(
   bytes: Uint8Array,
-  opts: { password?: string; first: number; last: number; onPage?: (page: number) => void; signal?: AbortSignal },
+  opts: { password?: string; first: number; last: number; onPage?: (page: number) => void; signal?: AbortSignal; extractor?: PdfExtractorName },
 ): Promise<PageText[]> {
   if (sniff(bytes) !== "pdf") throw unsupportedFormat("Not a PDF");
   // The page claim was checked by inspectDocument before the document was split into ranges.
   await guardPdf(bytes, { maxPages: Number.MAX_SAFE_INTEGER }, { password: opts.password });
-  return (await extractPages(bytes, opts)).pages;
+  return (await readPages(opts.extractor ?? DEFAULT_PDF_EXTRACTOR, bytes, opts)).pages;
 }
 
 /** Whole document to the extracted form (PDF pages or sheet tables). */
@@ -66,11 +67,11 @@ export async function extractDocument(bytes: Uint8Array, opts: ParseOptions): Pr
 }
 
 /** extractDocument, plus a PDF's information dictionary (for the integrity report). */
-async function extractWithInfo(bytes: Uint8Array, opts: ParseOptions): Promise<{ doc: ExtractedDocument; info?: InfoFacts }> {
+async function extractWithInfo(bytes: Uint8Array, opts: ParseOptions): Promise<{ doc: ExtractedDocument; info?: InfoFacts; objectStreams?: InflatedStreams }> {
   const kind = sniff(bytes);
   if (kind === "pdf") {
-    const { pages, pageCount, producer, info } = await extractPagesChecked(bytes, opts);
-    return { doc: { kind: "pdf", pageCount, producer, pages }, info };
+    const { pages, pageCount, producer, info, objectStreams } = await extractPagesChecked(bytes, opts);
+    return { doc: { kind: "pdf", pageCount, producer, pages }, info, objectStreams };
   }
   opts.onProgress?.({ stage: "extract", current: 0, total: 1 });
   const maxRows = opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS;
@@ -87,8 +88,10 @@ async function extractWithInfo(bytes: Uint8Array, opts: ParseOptions): Promise<{
 async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
   let total = 0;
   const report = await guardPdf(bytes, { maxPages: opts.limits?.maxPages }, { password: opts.password });
-  const result = await extractPages(bytes, {
-    update: pageTreeUpdate(bytes, report.pageTree),
+  const extractor = opts.extractor ?? DEFAULT_PDF_EXTRACTOR;
+  const result = await readPages(extractor, bytes, {
+    // Only pdf.js needs a flat page tree balanced; PDFium reads any tree as it is.
+    update: extractor === "pdfjs" ? pageTreeUpdate(bytes, report.pageTree) : undefined,
     password: opts.password,
     maxPages: opts.limits?.maxPages,
     first: 1,
@@ -98,12 +101,12 @@ async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {
     onPage: (n) => opts.onProgress?.({ stage: "extract", current: n, total }),
   });
   assertHasText(result.pages);
-  return result;
+  return { ...result, objectStreams: report.objectStreams };
 }
 
 /** Convenience: inspect + extract + assemble in this thread, with progress (stage, current, total). */
 export async function parseStatement(bytes: Uint8Array, opts: ParseOptions = {}): Promise<ParseResponse> {
-  const { doc, info } = await extractWithInfo(bytes, opts);
+  const { doc, info, objectStreams } = await extractWithInfo(bytes, opts);
   opts.signal?.throwIfAborted();
   opts.onProgress?.({ stage: "assemble", current: 0, total: 1 });
   const result = assembleStatement(doc, { bank: opts.bank });
@@ -112,7 +115,7 @@ export async function parseStatement(bytes: Uint8Array, opts: ParseOptions = {})
       ? integrityOf(result, {
           info,
           // The guard already refused a document with more pages than allowed.
-          bytes: byteFacts(bytes, { password: opts.password, maxPages: doc.pageCount }),
+          bytes: byteFacts(bytes, { password: opts.password, maxPages: doc.pageCount, objectStreams }),
           pages: doc.pages.map(pageFacts),
         })
       : sheetIntegrity();

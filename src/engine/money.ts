@@ -27,6 +27,9 @@ const AMOUNT_RE = new RegExp(
 /** Unsigned, unmarked, two decimals, no currency: read directly, without AMOUNT_RE. */
 const PLAIN_AMOUNT = /^(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}$/;
 
+/** A plain amount with a minus sign right before it, which the general path reads the same way. */
+const MINUS_PLAIN_AMOUNT = /^-(?:\d{1,3}(?:,\d{3})+|\d+)\.\d{2}$/;
+
 /**
  * The plain shape of nearly every amount cell ("1,234.56", "500.00"): money and nothing else (no
  * date, time or marker has it), so callers that classify text can settle it before anything else.
@@ -45,7 +48,9 @@ export function isEmptyAmount(text: string): boolean {
 export function parseAmount(text: string): ParsedAmount | null {
   // Fast path: the plain shape of nearly every amount cell ("1,234.56"), read directly: a
   // fraction of the general path's cost on large statements, with the same result.
-  if (PLAIN_AMOUNT.test(text)) return { kobo: BigInt(text.replace(/[,.]/g, "")), marker: null, signed: false, moneyShaped: true };
+  if (PLAIN_AMOUNT.test(text)) return { kobo: plainKobo(text), marker: null, signed: false, moneyShaped: true };
+  // The same with a leading minus ("-1,057,937.96": overdrawn balances, signed amount columns).
+  if (MINUS_PLAIN_AMOUNT.test(text)) return { kobo: -plainKobo(text), marker: null, signed: true, moneyShaped: true };
   // Fast path: most words of a statement hold no digit at all.
   if (!/\d/.test(text)) return null;
   // Typographic minus signs and dashes (U+2212, en/em dash, hyphen, full-width) read as "-".
@@ -70,6 +75,20 @@ export function parseAmount(text: string): ParsedAmount | null {
   };
 }
 
+/**
+ * Kobo of a plain amount ("1,234.56": digits, grouping commas, two decimals; any sign is the
+ * caller's): its digits read as a number, exact while it stays a safe integer (any amount below 90 trillion naira), else through
+ * a string as before.
+ */
+function plainKobo(text: string): Kobo {
+  let v = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) v = v * 10 + (c - 0x30);
+  }
+  return v <= Number.MAX_SAFE_INTEGER ? BigInt(v) : BigInt(text.replace(/[^\d]/g, ""));
+}
+
 /** Parses an amount that must be money-shaped (used to tell amounts from references and counts). */
 export function parseMoney(text: string): ParsedAmount | null {
   const a = parseAmount(text);
@@ -78,6 +97,14 @@ export function parseMoney(text: string): ParsedAmount | null {
 
 /** `123456n` -> `"1234.56"`, `-1200n` -> `"-12.00"`. */
 export function formatKobo(k: Kobo): string {
+  // Safe integers (every real amount) format as numbers: bigint division is the slower path. A
+  // bigint beyond them converts to a number beyond them too (rounding is monotonic).
+  const n = Number(k);
+  if (Number.isSafeInteger(n)) {
+    const abs = n < 0 ? -n : n;
+    const frac = abs % 100;
+    return (n < 0 ? "-" : "") + (abs - frac) / 100 + (frac < 10 ? ".0" : ".") + frac;
+  }
   const neg = k < 0n;
   const abs = neg ? -k : k;
   const whole = abs / 100n;

@@ -4,6 +4,8 @@
  */
 import type { Integrity } from "./integrity/types.ts";
 
+import type { PdfExtractorName } from "./pdf/extractor-name.ts";
+
 export interface TextItem {
   str: string;
   x: number;
@@ -11,7 +13,7 @@ export interface TextItem {
   y: number;
   width: number;
   height: number;
-  /** pdf.js's name for the item's font, the same for one font across a document's pages in one reading (not across workers). */
+  /** The extractor's id for the item's font: the same for one font within a page (pdf.js: across a document's pages in one reading; never across workers). */
   font?: string;
 }
 
@@ -119,6 +121,8 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** Resource limits (defaults: the service's configuration defaults). */
   limits?: EngineLimits;
+  /** PDF text extractor (PDF_EXTRACTOR); default pdfium. */
+  extractor?: PdfExtractorName;
 }
 
 export interface EngineLimits {

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/index.ts";
 import type { Logger } from "../log.ts";
+import type { JobBackend } from "../jobs/backend.ts";
 import type { ParseService } from "../jobs/service.ts";
 import type { Metering } from "../metering/types.ts";
 
@@ -17,6 +18,8 @@ export interface AppDeps {
   metering: Metering;
   /** The worker pool, admission limits and job store behind every parse (src/jobs). */
   parser: ParseService;
+  /** Where parse jobs live: this process, or Redis shared by several instances (src/jobs/backend.ts). */
+  jobs: JobBackend;
   /** Extra named checks GET /readyz runs besides the database (e.g. the engine pool is loaded). */
   readiness?: ReadinessCheck[];
   /** True once SIGTERM arrived: /readyz answers 503 `draining` while running jobs finish (issue 15). */

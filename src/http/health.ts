@@ -21,6 +21,16 @@ const Status = z.object({
   engine_version: z.string(),
   format_version: z.string(),
   worker_threads: z.number().int(),
+  instance_id: z.string().optional().describe("With REDIS_URL (several instances): this instance's id"),
+  cluster: z
+    .object({
+      queue_depth: z.number().int().describe("Jobs waiting for a worker, all instances"),
+      running: z.number().int().describe("Jobs being parsed, all instances"),
+      instances_online: z.number().int(),
+      workers_online: z.number().int().describe("Parse worker threads of the instances online"),
+    })
+    .optional()
+    .describe("With REDIS_URL: the jobs' cluster as Redis sees it"),
 });
 
 const TIMED_OUT = Symbol("timed out");
@@ -50,7 +60,7 @@ async function runCheck(c: ReadinessCheck, log: Logger): Promise<{ ok: boolean; 
 }
 
 /** SPEC 4.5 and 4.2: liveness, readiness and the unauthenticated service status. */
-export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" | "draining"> & { log?: Logger }) => {
+export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" | "draining"> & Partial<Pick<AppDeps, "jobs">> & { log?: Logger }) => {
   const log = deps.log ?? createLogger("silent");
   const checks: ReadinessCheck[] = [
     {
@@ -60,6 +70,7 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" |
       },
     },
     ...(deps.readiness ?? []),
+    ...(deps.jobs?.readiness() ?? []),
   ];
   return new Elysia({ name: "health", detail: { tags: ["Health"] } })
     .get("/healthz", () => ({ status: "ok" as const }), {
@@ -81,21 +92,22 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" |
       },
       {
         response: { 200: Readiness, 503: Readiness },
-        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded; 503 naming the failed checks; 503 `draining` once shutdown began (running jobs finishing)." },
+        detail: { summary: "Readiness", description: "200 when the database answers and the engine pool is loaded (with REDIS_URL also Redis and this instance's job worker); 503 naming the failed checks; 503 `draining` once shutdown began (running jobs finishing)." },
       },
     )
     .get(
       "/v1/status",
-      () => ({
+      async () => ({
         status: "ok" as const,
         service_version: SERVICE_VERSION,
         engine_version: ENGINE_VERSION,
         format_version: FORMAT_VERSION,
         worker_threads: deps.config.WORKERS,
+        ...(await deps.jobs?.status()),
       }),
       {
         response: { 200: Status, 500: ErrorEnvelope },
-        detail: { summary: "Service status", description: "No credentials: service and engine versions, parse worker threads." },
+        detail: { summary: "Service status", description: "No credentials: service and engine versions, parse worker threads; with REDIS_URL also this instance's id and the cluster's queue depth, running jobs and workers online." },
       },
     );
 };

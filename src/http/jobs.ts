@@ -4,18 +4,17 @@ import { notFound } from "../errors.ts";
 import { idPattern } from "../ids.ts";
 import { jobPaths } from "../jobs/job.ts";
 import { resultAs } from "../jobs/result-formats.ts";
-import type { ParseService } from "../jobs/service.ts";
+import type { JobBackend } from "../jobs/backend.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { RequestValidationError } from "./errors.ts";
-import { jobStream, streamInUse } from "./job-stream.ts";
 import { formatQueryParameter, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
 import { receiveUpload } from "./upload.ts";
 
 export { streamInUse } from "./job-stream.ts";
 
-type JobsDeps = Pick<AppDeps, "db" | "config"> & { parser: ParseService };
+type JobsDeps = Pick<AppDeps, "db" | "config"> & { jobs: JobBackend };
 
 const JobParams = z.strictObject({ id: z.string().regex(idPattern("job"), "must be a job id (job_ followed by 22 letters or digits)") });
 const ResultQuery = z.strictObject({
@@ -31,19 +30,15 @@ const snapshotResponse = (json: string, headers: Record<string, string>, status 
 
 /** SPEC 4.1 jobs: submit, poll, cancel, fetch the result, and the credential-free SSE stream (SPEC 6). */
 export const jobRoutes = (deps: JobsDeps) => {
-  const { parser, config } = deps;
+  // Where jobs live (this process, or Redis shared by several instances) is the backend's business.
+  const { jobs, config } = deps;
   const stream = new Elysia({ name: "job-stream", detail: { tags: ["Parse"] } }).get(
     "/v1/parse/jobs/:id/stream",
-    ({ params, request, server }) => {
-      const job = parser.find(params.id);
-      if (job.streaming) throw streamInUse();
-      const lastEventId = Number(request.headers.get("last-event-id") ?? 0) || 0;
-      // An EventSource reconnects by itself after the stream ends; one that already has the result
-      // gets 204, which tells it to stop (WHATWG HTML, server-sent events).
-      if (job.finished && job.replay(lastEventId).length === 0) return new Response(null, { status: 204 });
+    async ({ params, request, server }) => {
+      const res = await jobs.stream(params.id, request.headers.get("last-event-id"), config.SSE_HEARTBEAT_S * 1000);
       // The heartbeat keeps the stream alive; Bun's own idle timer must not end it between beats.
-      server?.timeout(request, 0);
-      return jobStream(job, config.SSE_HEARTBEAT_S * 1000, lastEventId);
+      if (res.status === 200) server?.timeout(request, 0);
+      return res;
     },
     {
       params: JobParams,
@@ -51,7 +46,7 @@ export const jobRoutes = (deps: JobsDeps) => {
       detail: {
         summary: "Job progress stream (SSE)",
         description:
-          "No credentials: the job id is the capability. text/event-stream: progress as default `data:` lines `{stage, current, total}` (JobProgress) with `id:` sequence numbers, a `: heartbeat` comment every SSE_HEARTBEAT_S seconds, then one `event: result` (the ParseResponse; the ErrorEnvelope when the job failed or was cancelled, error_class job_cancelled; for redact jobs `{format_version, result_url, redactions, content_type}`) and the stream ends. One consumer at a time (409 stream_in_use); a consumer arriving after the end gets the `result` event while the job is held. A reconnecting client sending Last-Event-ID gets only newer events, and 204 (stop reconnecting) once it has the result. 404 job_expired for a job the server has swept.",
+          "No credentials: the job id is the capability. text/event-stream: progress as default `data:` lines `{stage, current, total}` (JobProgress) with `id:` sequence numbers (with REDIS_URL, Redis stream ids such as 1732400000000-0, valid on every instance), a `: heartbeat` comment every SSE_HEARTBEAT_S seconds, then one `event: result` (the ParseResponse; the ErrorEnvelope when the job failed or was cancelled, error_class job_cancelled; for redact jobs `{format_version, result_url, redactions, content_type}`) and the stream ends. One consumer at a time (409 stream_in_use); a consumer arriving after the end gets the `result` event while the job is held. A reconnecting client sending Last-Event-ID gets only newer events, and 204 (stop reconnecting) once it has the result. 404 job_expired for a job the server has swept.",
       },
     },
   );
@@ -62,8 +57,8 @@ export const jobRoutes = (deps: JobsDeps) => {
       "/v1/parse/jobs",
       async ({ request, caller, set }) => {
         // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
-        const upload = await receiveUpload(parser, caller, request, config);
-          const job = await parser.submit(caller, upload, request);
+        const upload = await receiveUpload(jobs, caller, request, config);
+        const job = await jobs.submit(caller, upload, request);
         set.status = 202;
         const { poll_url, stream_url } = jobPaths(job.id);
         return { job_id: job.id, stream_url, poll_url };
@@ -82,10 +77,10 @@ export const jobRoutes = (deps: JobsDeps) => {
     )
     .get(
       "/v1/parse/jobs/:id",
-      ({ params, caller, set }) =>
+      async ({ params, caller, set }) =>
         // Serialised by the job, like the sync endpoint's body, so the snapshot's `result` is byte-for-byte
         // the ParseResponse (additive engine fields included) and a large result is not re-validated per poll.
-        snapshotResponse(parser.find(params.id, caller.owner).snapshotJson(), set.headers as Record<string, string>),
+        snapshotResponse(await (await jobs.find(params.id, caller.owner)).snapshotJson(), set.headers as Record<string, string>),
       {
         params: JobParams,
         response: { 200: JobSnapshot, 404: ErrorEnvelope, ...keyAuthErrors },
@@ -98,7 +93,7 @@ export const jobRoutes = (deps: JobsDeps) => {
     )
     .delete(
       "/v1/parse/jobs/:id",
-      ({ params, caller, set }) => snapshotResponse(parser.cancel(params.id, caller.owner).snapshotJson(), set.headers as Record<string, string>),
+      async ({ params, caller, set }) => snapshotResponse(await (await jobs.cancel(params.id, caller.owner)).snapshotJson(), set.headers as Record<string, string>),
       {
         params: JobParams,
         response: { 200: JobSnapshot, 404: ErrorEnvelope, 409: ErrorEnvelope, ...keyAuthErrors },
@@ -111,10 +106,11 @@ export const jobRoutes = (deps: JobsDeps) => {
     )
     .get(
       "/v1/parse/jobs/:id/result",
-      ({ params, query, caller, set }) => {
-        const job = parser.find(params.id, caller.owner);
-        if (job.state !== "done" || !job.outcome) throw notFound(job.state === "failed" ? "The job failed; its snapshot has the error" : "The job has not finished yet");
-        const outcome = query.format ? resultAs(job.outcome, query.format) : job.outcome;
+      async ({ params, query, caller, set }) => {
+        const job = await jobs.find(params.id, caller.owner);
+        const kept = await job.outcome();
+        if (job.state !== "done" || !kept) throw notFound(job.state === "failed" ? "The job failed; its snapshot has the error" : "The job has not finished yet");
+        const outcome = query.format ? resultAs(kept, query.format) : kept;
         if (!outcome) {
           throw new RequestValidationError([
             { loc: ["query", "format"], msg: "A redact job has no parse to convert; fetch it without `format`, or submit a json or csv job", type: "redact_job", input: query.format ?? null, ctx: {} },

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { JobBackend } from "../jobs/backend.ts";
 import type { ParseService } from "../jobs/service.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
 import { apiKeyAuth } from "./auth.ts";
@@ -59,12 +60,13 @@ export function resultResponse(result: DocumentResult, headers: Record<string, s
 }
 
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */
-export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: ParseService }) =>
+export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync"> }) =>
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
     "/v1/parse",
     async ({ request, caller, set, server }) => {
       // The key's place and the upload's bytes are taken before the body is read, not after.
-      const upload = await receiveUpload(deps.parser, caller, request, deps.config);
+      // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
+      const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
       // Nothing is sent until the parse ends (queue wait plus up to PARSE_TIMEOUT_MS): Bun's idle
       // timer (10 s by default) must not cut the connection meanwhile. It still guards the upload above.
       server?.timeout(request, 0);

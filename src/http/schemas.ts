@@ -182,7 +182,7 @@ export const ResultKind = z.enum(["json", "csv", "redact"]);
 
 export const JobProgress = z
   .object({
-    stage: z.string().describe("queued while queued; then extract, assemble or redact; done or failed at the end"),
+    stage: z.string().describe("queued while queued; then extract, assemble or redact; retry (current: attempt, total: JOB_MAX_ATTEMPTS) when another instance takes over a job whose instance died; done or failed at the end"),
     current: z.number().int(),
     total: z.number().int(),
   })

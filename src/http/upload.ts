@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import type { Caller } from "../db/keys.ts";
 import { AppError, payloadTooLarge, uploadAborted, uploadTimeout } from "../errors.ts";
 import type { Hold } from "../jobs/gate.ts";
-import type { ParseService, Upload } from "../jobs/service.ts";
+import type { Upload } from "../jobs/service.ts";
 import type { ResultKind } from "../jobs/tasks.ts";
 import { checkBankField } from "./bank-field.ts";
 import { RequestValidationError, type ValidationDetail } from "./errors.ts";
@@ -36,7 +36,7 @@ export interface ReadOptions {
  * travels with the upload and is given back when its parse ends, or here when reading fails.
  */
 export async function receiveUpload(
-  parser: Pick<ParseService, "hold">,
+  holder: { hold(caller: Caller, bytes: number): Hold | Promise<Hold> },
   caller: Caller,
   request: Request,
   config: Pick<Config, "MAX_UPLOAD_BYTES" | "UPLOAD_IDLE_TIMEOUT_S">,
@@ -46,7 +46,8 @@ export async function receiveUpload(
   const declared = declaredLength(request);
   if (declared !== undefined && declared > limit) throw tooLarge(config.MAX_UPLOAD_BYTES);
   // Without a declared length the upload may be as large as the limit, so that much is held.
-  const hold: Hold = parser.hold(caller, declared ?? limit);
+  // Sync parses hold in this process's gate; jobs in the job backend's (cluster-wide with Redis).
+  const hold: Hold = await holder.hold(caller, declared ?? limit);
   try {
     const upload = await readUpload(request, config.MAX_UPLOAD_BYTES, { ...options, idleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000 });
     // Inside the try: a refused field must give the hold back like any other refusal.

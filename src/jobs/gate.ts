@@ -77,9 +77,14 @@ export class DocumentGate {
   }
 
   private checkKey(key: string, bytes: number): void {
-    const { maxPerKey, maxInflightBytes = Number.POSITIVE_INFINITY, retryAfterS = 2 } = this.options;
+    const { maxPerKey } = this.options;
     if (this.closed) throw shuttingDown();
     if ((this.perKey.get(key) ?? 0) >= maxPerKey) throw rateLimited(maxPerKey);
+    this.checkBytes(bytes);
+  }
+
+  private checkBytes(bytes: number): void {
+    const { maxInflightBytes = Number.POSITIVE_INFINITY, retryAfterS = 2 } = this.options;
     // An upload larger than the whole budget is still let in when nothing else is held, so a
     // budget set below MAX_UPLOAD_BYTES slows big uploads down instead of refusing them forever.
     if (bytes > 0 && this.inflightBytes > 0 && this.inflightBytes + bytes > maxInflightBytes) throw uploadBudgetFull(retryAfterS);
@@ -97,6 +102,24 @@ export class DocumentGate {
   hold(key: string, bytes: number): Hold {
     this.check(key, bytes);
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
+    return this.takeBytes(bytes, key, () => {
+      const n = (this.perKey.get(key) ?? 1) - 1;
+      if (n > 0) this.perKey.set(key, n);
+      else this.perKey.delete(key);
+    });
+  }
+
+  /**
+   * Only `bytes` of the upload budget, for an upload this process reads but the cluster admits (a
+   * job on Redis: its key place and the queue are counted there, src/jobs/redis/admission.ts).
+   */
+  holdBytes(bytes: number): Hold {
+    if (this.closed) throw shuttingDown();
+    this.checkBytes(bytes);
+    return this.takeBytes(bytes, "", () => {});
+  }
+
+  private takeBytes(bytes: number, key: string, onRelease: () => void): Hold {
     this.inflightBytes += bytes;
     let released = false;
     return {
@@ -106,9 +129,7 @@ export class DocumentGate {
         if (released) return;
         released = true;
         this.inflightBytes -= bytes;
-        const n = (this.perKey.get(key) ?? 1) - 1;
-        if (n > 0) this.perKey.set(key, n);
-        else this.perKey.delete(key);
+        onRelease();
       },
     };
   }
@@ -133,6 +154,19 @@ export class DocumentGate {
         throw e;
       }
     }
+    return this.place(hold);
+  }
+
+  /**
+   * A place in front of the pool for a document admitted elsewhere: a cluster job, whose per-key
+   * and queue limits were counted in Redis (src/jobs/redis/admission.ts). Only shutdown refuses it.
+   */
+  enterAdmitted(): Ticket {
+    if (this.closed) throw shuttingDown();
+    return this.place({ key: "", bytes: 0, release: () => {} });
+  }
+
+  private place(hold: Hold): Ticket {
     const mustWait = this.running >= this.options.concurrency;
 
     let state: "waiting" | "running" | "released" = "waiting";

@@ -2,6 +2,7 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { AppError } from "../errors.ts";
 import { type ParseWorkerData, type PortMessage, type PortReply, RECYCLE_EXIT_CODE, type TaskOutputs, type WorkerAnswer, type WorkerTask } from "./tasks.ts";
+import type { PdfExtractorName } from "../engine/pdf/extractor-name.ts";
 
 /** A task as the caller writes it: the pool creates and transfers the progress port itself. */
 export type TaskInput = WorkerTask extends infer T ? (T extends { port: MessagePort } ? Omit<T, "port"> : T) : never;
@@ -32,6 +33,8 @@ export interface PoolOptions {
   threads: number;
   /** Recycle a worker whose heap exceeds this many MiB after a task (0 or unset: never). */
   maxHeapMb?: number;
+  /** PDF text extractor of the workers (PDF_EXTRACTOR; unset: the engine's default). */
+  extractor?: PdfExtractorName;
   /** A worker failed outside any task (e.g. could not load); Piscina replaces it. */
   onError?: (e: unknown) => void;
   /** Worker module; tests pass a different one to crash a worker on purpose. */
@@ -50,8 +53,8 @@ const PORT_OPS = new Set<WorkerTask["op"]>(["parse", "pages"]);
 const RECYCLE_RETRIES = 3;
 const RECYCLED = new RegExp(`exited with code: ${RECYCLE_EXIT_CODE}$`);
 
-export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, onError = () => {} }: PoolOptions): WorkerPool {
-  const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024 };
+export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, extractor, onError = () => {} }: PoolOptions): WorkerPool {
+  const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024, ...(extractor ? { extractor } : {}) };
   // Atomics off: with them Piscina parks an idle thread in Atomics.wait, so nothing a worker
   // schedules after answering (its heap check, src/workers/parse.worker.ts) runs until the next
   // task arrives, and then runs in front of it. Tasks here are long enough that message passing

@@ -6,6 +6,7 @@ import { AppError, jobCancelled, jobExpired, jobFinished, notFound, toAppError }
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { sampleResponse } from "../metering/sample.ts";
+import { unmeteredAdmission } from "../metering/unmetered.ts";
 import type { Admission, Metering } from "../metering/types.ts";
 import { RememberedJobs } from "./expired.ts";
 import { DocumentGate, type Hold, shuttingDown, type Ticket } from "./gate.ts";
@@ -53,6 +54,14 @@ export interface ParseService {
   checkCapacity(caller: Caller): void;
   /** Takes the caller's in-flight place and `bytes` of MAX_INFLIGHT_UPLOAD_BYTES before its upload is read (429/503 when full). */
   hold(caller: Caller, bytes: number): Hold;
+  /** Only `bytes` of MAX_INFLIGHT_UPLOAD_BYTES (503 when full): a cluster job's upload, admitted in Redis. */
+  holdUpload(bytes: number): Hold;
+  /**
+   * Parses a job the cluster admitted and metered (src/jobs/redis): it waits its turn in this
+   * process's gate beside sync parses, without per-key or queue limits, and settles no metering
+   * (the caller does, once, whichever instance ends the job).
+   */
+  runAdmitted(upload: Omit<Upload, "hold">, hooks: { onStart?: () => void; onProgress?: RunHooks["onProgress"]; signal?: AbortSignal }): Promise<DocumentResult>;
   ready(): boolean;
   /** Refuses new parses, lets running ones finish up to `graceMs`, fails the rest, destroys the pool. */
   shutdown(graceMs: number): Promise<void>;
@@ -114,6 +123,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     threads: config.WORKERS,
     filename: workerFilename,
     maxHeapMb: config.WORKER_MAX_HEAP_MB,
+    extractor: config.PDF_EXTRACTOR,
     onError: (e) => log.error("parse worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
   });
   const gate = new DocumentGate({
@@ -207,6 +217,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     ready: () => pool.ready() && !stopping.signal.aborted,
     checkCapacity: (caller) => gate.check(caller.keyId),
     hold: (caller, bytes) => gate.hold(caller.keyId, bytes),
+    holdUpload: (bytes) => gate.holdBytes(bytes),
 
     async parseNow(caller, upload, request) {
       const { ticket, admission } = await admit(caller, upload, request);
@@ -240,6 +251,11 @@ export function createParseService({ config, log, metering, workerFilename }: Se
           .finally(() => store.settle(job)),
       );
       return job;
+    },
+
+    runAdmitted(upload, { onStart, onProgress, signal }) {
+      // Metered by the caller (a cluster job, src/jobs/redis/queue.ts): execute() settles nothing.
+      return track(execute(gate.enterAdmitted(), unmeteredAdmission, upload, { onStart, onProgress, cancelSignal: signal }));
     },
 
     find,

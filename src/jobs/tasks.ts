@@ -2,6 +2,8 @@ import type { MessagePort } from "node:worker_threads";
 import type { Result } from "../errors.ts";
 import type { ByteFacts, InfoFacts, PageFacts } from "../engine/integrity/index.ts";
 import type { EngineLimits, Progress } from "../engine/types.ts";
+import type { PdfExtractorName } from "../engine/pdf/extractor-name.ts";
+import type { LinesWire } from "./lines-wire.ts";
 
 /**
  * The messages that cross the thread boundary between the main thread and a parse worker. Only
@@ -57,7 +59,7 @@ export interface SplitPlan {
   producer: string;
   /** Contiguous, in page order; the first one is read by the task that planned them. */
   ranges: { first: number; last: number }[];
-  /** Incremental update that balances a flat page tree for pdf.js (src/engine/pdf/page-tree.ts). */
+  /** Incremental update that balances a flat page tree for pdf.js (src/engine/pdf/page-tree.ts); PDFium needs none. */
   update?: Uint8Array;
 }
 export type ParseOutput =
@@ -73,8 +75,8 @@ export interface PagesOutput {
   first: number;
   /** Pages read, from `first` on. */
   count: number;
-  /** Line[] of the range in page order, serialised. */
-  linesJson: string;
+  /** Line[] of the range in page order, in the columnar wire form (src/jobs/lines-wire.ts). */
+  lines: LinesWire;
   /** Some page of the range has text (a document with none at all is a scan). */
   hasText: boolean;
   /** Worker thread that extracted the range (lets tests see the fan-out). */
@@ -111,8 +113,10 @@ export const HEAP_CHECK_EVERY = 4;
 
 /** Piscina `workerData` of every parse worker. */
 export interface ParseWorkerData {
-  /** Retire after a task that leaves the heap above this many bytes (0: never). */
+  /** Retire after a task that leaves the heap (heapUsed, PDFium's wasm memory included) above this many bytes (0: never). */
   maxHeapBytes: number;
+  /** PDF text extractor (PDF_EXTRACTOR); absent: the engine's default. */
+  extractor?: PdfExtractorName;
 }
 
 export interface TaskOutputs {

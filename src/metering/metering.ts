@@ -45,8 +45,8 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
     log,
     baseDelayMs: retryBaseMs,
   });
-  const reserve = async (tx: Pick<Db, "query">, caller: Caller, clientIp: string | null, at: Date): Promise<string> => {
-    const id = `use_${randomToken(16)}`;
+  const reserve = async (tx: Pick<Db, "query">, caller: Caller, clientIp: string | null, at: Date, chosenId?: string): Promise<string> => {
+    const id = chosenId ?? `use_${randomToken(16)}`;
     await insertReservation(tx, {
       id,
       owner: caller.owner,
@@ -62,12 +62,12 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
   };
 
   /** Reserves a place under `cap`, or returns undefined when the scope has used them all. */
-  const reserveUnderCap = (caller: Caller, clientIp: string | null, cap: number, at: Date) =>
+  const reserveUnderCap = (caller: Caller, clientIp: string | null, cap: number, at: Date, chosenId?: string) =>
     db.transaction(async (tx) => {
       await tx.query(`select pg_advisory_xact_lock($1, hashtext($2))`, [CAP_LOCK_NAMESPACE, caller.owner]);
       const freshSince = new Date(at.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
       const held = await countHeldPlaces(tx, { owner: caller.owner, keyTier: caller.tier, period: periodOf(at).key, clientIp }, freshSince);
-      return held < cap ? reserve(tx, caller, clientIp, at) : undefined;
+      return held < cap ? reserve(tx, caller, clientIp, at, chosenId) : undefined;
     });
 
   const admission = (id: string): Admission => {
@@ -99,15 +99,16 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
 
   return {
     flush: (timeoutMs) => pending.flush(timeoutMs),
-    async admit(caller, request) {
+    resume: (id) => admission(id),
+    async admit(caller, request, { reservationId } = {}) {
       const at = now();
       if (caller.tier === "live") {
         if (!isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
-        return admission(await reserve(db, caller, null, at));
+        return admission(await reserve(db, caller, null, at, reservationId));
       }
       // The header is checked before anything is counted, so a bad request never holds a place.
       const clientIp = caller.tier === "first_party" ? firstPartyClientIp(request.headers) : null;
-      const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at);
+      const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at, reservationId);
       return id === undefined ? SAMPLE : admission(id);
     },
   };

@@ -7,7 +7,13 @@ import type { Caller } from "../db/keys.ts";
  * `succeeded`/`failed` is called for every admitted parse that is not a sample.
  */
 export interface Metering {
-  admit(caller: Caller, request: { headers: Headers }): Promise<Admission>;
+  /**
+   * `reservationId` names the reservation instead of a random id: a cluster job reserves under
+   * its job id, so whichever instance ends the job settles that one row (counted exactly once).
+   */
+  admit(caller: Caller, request: { headers: Headers }, options?: { reservationId?: string }): Promise<Admission>;
+  /** The admission of a reservation made earlier, possibly by another instance (see admit). */
+  resume(reservationId: string): Admission;
   /**
    * Writes outcomes still waiting for the database (it was away when they happened), for up to
    * `timeoutMs`; resolves with how many could not be written. Called at shutdown.

@@ -110,3 +110,20 @@ describe("scanPeriod: forms seen on statements", () => {
     expect(scanPeriod("Statement Period: to be confirmed")).toBeNull();
   });
 });
+
+describe("formatLagos", () => {
+  test("every field padded as String(n).padStart does", () => {
+    const ref = (d: RawDate) => {
+      const p = (n: number, w = 2) => String(n).padStart(w, "0");
+      return `${p(d.year, 4)}-${p(d.month)}-${p(d.day)}T${p(d.hour)}:${p(d.minute)}:${p(d.second)}+01:00`;
+    };
+    const base = scanDate("03/01/2024")!;
+    for (const n of [0, -0, 1, 9, 10, 59, 99, 100, 123, -1, 2.5]) {
+      for (const field of ["year", "month", "day", "hour", "minute", "second"] as const) {
+        const d = { ...base, [field]: n };
+        expect(formatLagos(d)).toBe(ref(d));
+      }
+    }
+  });
+});
+

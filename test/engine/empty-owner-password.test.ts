@@ -9,34 +9,12 @@ import { join } from "node:path";
 import { emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../../src/engine/guards/pdf-crypt.ts";
 import { parseStatement } from "../../src/engine/index.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
-import { encryptedPdf, type PlainObject } from "../hostile/encrypt.ts";
+import { encryptedPdf, STATEMENT_ROWS as WANT, statementObjects } from "../hostile/encrypt.ts";
 import { rejection } from "../helpers/errors.ts";
 
 const data = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "data", name)));
 const rows = (r: Awaited<ReturnType<typeof parseStatement>>) => r.transactions.map((t) => [t.narration, t.debit, t.credit, t.balance]);
 
-/** A one-page statement as raw PDF objects (Helvetica text at fixed positions), for the test encryptor. */
-function statementObjects(): PlainObject[] {
-  const line = (y: number, cells: [number, string][]) => cells.map(([x, t]) => `BT /F1 9 Tf ${x} ${y} Td (${t}) Tj ET`).join("\n");
-  const content = [
-    line(760, [[40, "Account Name: ADA OBI"]]),
-    line(745, [[40, "Account Number: 0123456789"]]),
-    line(700, [[40, "Date"], [120, "Narration"], [330, "Debit"], [410, "Credit"], [490, "Balance"]]),
-    line(685, [[40, "02/01/2024"], [120, "SALARY"], [330, "0.00"], [410, "10,000.00"], [490, "10,000.00"]]),
-    line(670, [[40, "03/01/2024"], [120, "AIRTIME"], [330, "500.00"], [410, "0.00"], [490, "9,500.00"]]),
-  ].join("\n");
-  return [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    { dict: "", data: new Uint8Array(Buffer.from(content, "latin1")) },
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-  ];
-}
-const WANT = [
-  ["SALARY", "0.00", "10000.00", "10000.00"],
-  ["AIRTIME", "500.00", "0.00", "9500.00"],
-];
 
 describe("empty owner password, user password set: parses without the password field", () => {
   test("AES-256 (R6) written by qpdf --encrypt USERPW \"\" 256", async () => {

@@ -6,7 +6,7 @@ import { ascii85Decode, asciiHexDecode, lzwDecode, runLengthDecode } from "../..
 import { guardXlsxZip, scanXml } from "../../src/engine/xlsx/zip-guard.ts";
 import { buildXlsx, cellsSheet } from "../hostile/generate.ts";
 import { encryptedPdf } from "../hostile/encrypt.ts";
-import { extractPages } from "../../src/engine/pdf/extract.ts";
+import { readPages } from "../../src/engine/pdf/extractor.ts";
 import { pdfCrypt } from "../../src/engine/guards/index.ts";
 import { ascii85, asciiHex, lzwZeroBomb, zlibBomb } from "../hostile/bombs.ts";
 import { buildPdf, flateStream, sample, streamObject } from "../hostile/generate.ts";
@@ -359,7 +359,7 @@ describe("encrypted PDFs are decrypted before they are measured", () => {
     test(`${cipher}: opens without a password when the user password is empty, measures the plaintext, and catches a bomb`, async () => {
       const pdf = encryptedPdf(page(plain), cipher);
       // pdf.js reading the text shows the test file is correctly encrypted.
-      const read = await extractPages(pdf, { first: 1, last: 1 });
+      const read = await readPages("pdfjs", pdf, { first: 1, last: 1 });
       expect(read.pages[0]?.items.map((i) => i.str).join("")).toBe("Hello from inside");
       expect(pdfCrypt(pdf).kind).toBe("open");
       const report = await guardPdf(pdf);
@@ -374,7 +374,7 @@ describe("encrypted PDFs are decrypted before they are measured", () => {
       expect(pdfCrypt(pdf, "s3cret").kind).toBe("open");
       // pdf.js also opens it with the owner password, so the guard must too.
       expect(pdfCrypt(pdf, "owner-secret").kind).toBe("open");
-      expect((await extractPages(pdf, { first: 1, last: 1, password: "owner-secret" })).pages[0]?.items.length).toBe(1);
+      expect((await readPages("pdfjs", pdf, { first: 1, last: 1, password: "owner-secret" })).pages[0]?.items.length).toBe(1);
       // Locked: nothing can be measured (pdf.js will ask for the password), so nothing is refused here.
       expect((await guardPdf(pdf)).encryption).toBe("locked");
       expect(await guardPdf(pdf, {}, { password: "s3cret" })).toMatchObject({ encryption: "open", inflatedBytes: TEXT.length });

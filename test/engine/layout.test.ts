@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { assembleStatement } from "../../src/engine/assemble.ts";
 import { AppError } from "../../src/errors.ts";
+import { clusterIds } from "../../src/engine/layout/columns.ts";
 import { headerColumns, labelRole } from "../../src/engine/layout/header.ts";
 import { pageLines } from "../../src/engine/layout/lines.ts";
 import { missingFactNotes } from "../../src/engine/metadata/index.ts";
@@ -537,5 +538,36 @@ describe("errors", () => {
   });
   test("an unknown bank override is a validation error", () => {
     expect(fail(() => assembleStatement(pdfDoc(page(1, [[100, [20, "Statement"]]])), { bank: "nope" })).errorClass).toBe("validation_error");
+  });
+});
+
+describe("clusterIds", () => {
+  /** The straightforward version: sort [value, index] pairs, walk them in order. */
+  function reference(values: number[], tol: number): { ids: number[]; sizes: number[] } {
+    const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+    const ids = new Array<number>(values.length).fill(0);
+    const sizes: number[] = [];
+    let id = -1;
+    let prev = -Infinity;
+    for (const [v, i] of order) {
+      if (v - prev > tol) {
+        id++;
+        sizes.push(0);
+      }
+      ids[i] = id;
+      sizes[id]!++;
+      prev = v;
+    }
+    return { ids, sizes };
+  }
+
+  test("gives the clusters of sorting the values themselves, ties, -0 and non-finite values included", () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const cases: number[][] = [[], [5], [3, 3, 3], [0, -0, 0.5, -0.5], [1, Number.NaN, 2], [Number.POSITIVE_INFINITY, 1, Number.NEGATIVE_INFINITY]];
+    for (let n = 0; n < 300; n++) cases.push(Array.from({ length: 1 + Math.floor(next() * 150) }, () => Math.round(next() * 600 * 4) / 4));
+    for (const values of cases) {
+      for (const tol of [0, 0.5, 3]) expect({ values, tol, got: clusterIds(values, tol) }).toEqual({ values, tol, got: reference(values, tol) });
+    }
   });
 });

@@ -53,7 +53,37 @@ describe("formatKobo", () => {
     [5n, "0.05"],
     [-5n, "-0.05"],
     [100000000000n, "1000000000.00"],
+    [-99n, "-0.99"],
+    [9007199254740991n, "90071992547409.91"],
+    [-9007199254740991n, "-90071992547409.91"],
+    [9007199254740992n, "90071992547409.92"],
+    [-123456789012345678901n, "-1234567890123456789.01"],
   ])("%p -> %s", (k, s) => expect(formatKobo(k)).toBe(s));
+
+  test("the number path (safe integers) and the bigint path agree around the boundary", () => {
+    const viaBigint = (k: bigint) => `${k < 0n ? "-" : ""}${(k < 0n ? -k : k) / 100n}.${((k < 0n ? -k : k) % 100n).toString().padStart(2, "0")}`;
+    for (let k = -1001n; k <= 1001n; k++) expect(formatKobo(k)).toBe(viaBigint(k));
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    for (let k = max - 300n; k <= max + 300n; k++) {
+      expect(formatKobo(k)).toBe(viaBigint(k));
+      expect(formatKobo(-k)).toBe(viaBigint(-k));
+    }
+  });
+
+  test("the fast paths (plain, minus plain) read as the general path does", () => {
+    // A leading space keeps a text off the fast paths: the general path trims it and reads the rest.
+    const texts = ["0.00", "-0.00", "5.07", "-5.07", "1,234.56", "-1,057,937.96", "999,999,999.99", "-12345678.90", "90,071,992,547,409.91", "-90,071,992,547,409.93"];
+    for (let k = 1; k < 2_000_000_000; k = k * 7 + 13) texts.push((k / 100).toFixed(2), `-${(k / 100).toFixed(2)}`);
+    for (const t of texts) expect({ t, a: parseAmount(t) }).toEqual({ t, a: parseAmount(` ${t}`) });
+  });
+
+  test("plain amounts read exactly on both sides of the safe-integer boundary", () => {
+    expect(parseAmount("90,071,992,547,409.91")?.kobo).toBe(9007199254740991n);
+    expect(parseAmount("90,071,992,547,409.93")?.kobo).toBe(9007199254740993n);
+    expect(parseAmount("12345678901234567890.12")?.kobo).toBe(1234567890123456789012n);
+    expect(parseAmount("0.07")?.kobo).toBe(7n);
+    expect(parseAmount("1,000.00")?.kobo).toBe(100000n);
+  });
 
   test("typed spreadsheet numbers become exact kobo", () => {
     expect(koboFromNumber(0.1 + 0.2)).toBe(30n);

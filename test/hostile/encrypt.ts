@@ -77,3 +77,27 @@ export function encryptedPdf(objects: PlainObject[], cipher: Cipher, userPasswor
   const encryptNum = bodies.length + 1;
   return buildPdf([...bodies, encryptDict], { trailer: `/Encrypt ${encryptNum} 0 R /ID [${hex(id0)} ${hex(id0)}]` });
 }
+
+/** A one-page statement as raw PDF objects (Helvetica text at fixed positions), for the test encryptor. */
+export function statementObjects(): PlainObject[] {
+  const line = (y: number, cells: [number, string][]) => cells.map(([x, t]) => `BT /F1 9 Tf ${x} ${y} Td (${t}) Tj ET`).join("\n");
+  const content = [
+    line(760, [[40, "Account Name: ADA OBI"]]),
+    line(745, [[40, "Account Number: 0123456789"]]),
+    line(700, [[40, "Date"], [120, "Narration"], [330, "Debit"], [410, "Credit"], [490, "Balance"]]),
+    line(685, [[40, "02/01/2024"], [120, "SALARY"], [330, "0.00"], [410, "10,000.00"], [490, "10,000.00"]]),
+    line(670, [[40, "03/01/2024"], [120, "AIRTIME"], [330, "500.00"], [410, "0.00"], [490, "9,500.00"]]),
+  ].join("\n");
+  return [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    { dict: "", data: new Uint8Array(Buffer.from(content, "latin1")) },
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+  ];
+}
+/** The rows (narration, debit, credit, balance) statementObjects' table holds. */
+export const STATEMENT_ROWS = [
+  ["SALARY", "0.00", "10000.00", "10000.00"],
+  ["AIRTIME", "500.00", "0.00", "9500.00"],
+];

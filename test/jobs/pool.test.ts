@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { PDFDocument } from "pdf-lib";
 import type { ParseResponse, Progress } from "../../src/engine/types.ts";
 import { AppError } from "../../src/errors.ts";
-import { orderParts, planRanges } from "../../src/jobs/planner.ts";
+import { DEFAULT_PDF_EXTRACTOR, PDF_EXTRACTORS } from "../../src/engine/pdf/extractor-name.ts";
+import { firstRangeBonus, orderParts, planRanges, rangeCount, splitCosts } from "../../src/jobs/planner.ts";
 import { createWorkerPool, type RunOptions, type TaskInput, type WorkerPool } from "../../src/jobs/pool.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
 import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS } from "../../src/jobs/tasks.ts";
@@ -27,13 +28,35 @@ describe("planRanges / orderParts", () => {
     // The first range's bonus pages come out of the others', never below the minimum range.
     expect(planRanges(2000, 2, 140)).toEqual([{ first: 1, last: 1070 }, { first: 1071, last: 2000 }]);
     expect(planRanges(10, 2, 5)).toEqual([{ first: 1, last: 6 }, { first: 7, last: 10 }]);
-    for (const [pages, workers, bonus] of [[25, 4, 0], [9, 2, 0], [100, 7, 0], [100, 7, 7], [9, 2, 3]] as const) {
+    // A negative bonus makes the first range smaller, never below the minimum range.
+    expect(planRanges(2000, 2, -11)).toEqual([{ first: 1, last: 995 }, { first: 996, last: 2000 }]);
+    expect(planRanges(12, 2, -100)).toEqual([{ first: 1, last: 4 }, { first: 5, last: 12 }]);
+    for (const [pages, workers, bonus] of [[25, 4, 0], [9, 2, 0], [100, 7, 0], [100, 7, 7], [9, 2, 3], [9, 2, -3], [100, 7, -20], [2000, 3, -50]] as const) {
       const r = planRanges(pages, workers, bonus);
       expect(r[0]!.first).toBe(1);
       expect(r.at(-1)!.last).toBe(pages);
       r.slice(1).forEach((x, i) => expect(x.first).toBe(r[i]!.last + 1));
+      for (const x of r) expect(x.last - x.first + 1).toBeGreaterThanOrEqual(4);
     }
   }, 60_000);
+  test("the first range's bonus evens out what the planning task and the others do besides reading", () => {
+    for (const [c, pages, workers] of PDF_EXTRACTORS.flatMap((e) => ([[2000, 2], [2000, 3], [500, 2], [24, 2]] as const).map(([p, w]) => [splitCosts(e), p, w] as const))) {
+      const parts = rangeCount(pages, workers);
+      const [first, ...others] = planRanges(pages, workers, firstRangeBonus(pages, parts, c));
+      const size = (r: { first: number; last: number }) => r.last - r.first + 1;
+      const planner = size(first!) * c.readPerPage + pages * c.byteFactsPerPage;
+      const slowest = Math.max(...others.map((r) => c.open + size(r) * (c.readPerPage + c.encodePerPage)));
+      // The planning task ends last, by at most two pages of reading: the bonus is rounded up, and
+      // planRanges may give the first range one page of the remainder too.
+      expect(planner).toBeGreaterThanOrEqual(slowest - c.readPerPage);
+      expect(planner - slowest).toBeLessThanOrEqual(2 * c.readPerPage + 1);
+    }
+    // On the bench statement the byte facts outweigh opening again: the planner reads fewer pages.
+    for (const e of PDF_EXTRACTORS) {
+      expect(firstRangeBonus(2000, 2, splitCosts(e))).toBeLessThan(0);
+      expect(firstRangeBonus(2000, 1, splitCosts(e))).toBe(0);
+    }
+  });
   test("orders out-of-order ranges by first page and refuses gaps, overlaps and short covers", () => {
     expect(orderParts([{ first: 3, count: 2 }, { first: 1, count: 2 }], 4).map((p) => p.first)).toEqual([1, 3]);
     expect(() => orderParts([{ first: 1, count: 1 }, { first: 3, count: 1 }], 3)).toThrow();
@@ -58,8 +81,11 @@ describe("worker pool with the real engine", () => {
     );
     expect(ranges.length).toBe(2);
     expect(new Set(ranges.map((r) => r.threadId)).size).toBe(2);
-    // 24 / 20 = one bonus page for the first range (see FIRST_RANGE_BONUS).
-    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, 13], [14, 24]]);
+    // On 24 pages the other task's opening the document again outweighs the byte facts: the
+    // planning task reads more (see firstRangeBonus).
+    const [first] = planRanges(24, 2, firstRangeBonus(24, 2, splitCosts(DEFAULT_PDF_EXTRACTOR)));
+    expect(first!.last).toBeGreaterThan(12);
+    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, first!.last], [first!.last + 1, 24]]);
     // One progress message per page, counting up to the total without a gap.
     const pages = progress.filter((p) => p.stage === "extract");
     expect(pages.map((p) => p.current)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
@@ -135,7 +161,7 @@ describe("worker pool with the real engine", () => {
         { onProgress: (p) => progress.push(p), onRange: (r) => ranges.push(r.first) },
       );
       expect(timed.ops).toEqual(inPlace ? ["parse", "pages"] : ["parse", "pages", "assemble"]);
-      expect(ranges.sort((a, b) => a - b)).toEqual([1, 14]);
+      expect(ranges.sort((a, b) => a - b)).toEqual([1, planRanges(24, 2, firstRangeBonus(24, 2, splitCosts(DEFAULT_PDF_EXTRACTOR)))[1]!.first]);
       expect(progress.filter((p) => p.stage === "assemble")).toEqual([{ stage: "assemble", current: 0, total: 1 }, { stage: "assemble", current: 1, total: 1 }]);
       const whole = await runDocument({ pool, timeoutMs: 120_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
       if (split.kind !== "csv" || whole.kind !== "csv") throw new Error("expected csv results");

@@ -20,7 +20,16 @@ export interface PdfGuardReport {
   formDepth: number;
   /** Page objects and /Pages nodes seen, for balancing a flat page tree (src/engine/pdf/page-tree.ts). */
   pageTree: PageTreeFacts;
+  /**
+   * Object streams of an unencrypted file that inflated whole (one Flate filter, intact), by where
+   * their data starts in the file: the integrity index (integrity/objects.ts) reads these instead
+   * of inflating them a second time.
+   */
+  objectStreams: InflatedStreams;
 }
+
+/** Inflated object streams by the offset of their (encoded) data in the file; `end` is where that data ends. */
+export type InflatedStreams = Map<number, { end: number; data: Uint8Array }>;
 
 /** What the scan saw of the page tree, for balancing a flat one (src/engine/pdf/page-tree.ts). */
 export interface PageTreeFacts {
@@ -48,7 +57,7 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
   const limits = pdfGuardLimits(overrides);
   const crypt = pdfCrypt(bytes, options.password);
   const pageTree: PageTreeFacts = { pageObjects: [], pagesNodes: [], complete: crypt.kind !== "locked", encrypted: crypt.kind !== "none" };
-  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind, formDepth: 0, pageTree };
+  const report: PdfGuardReport = { pagesCountClaim: 0, maxDepth: 0, streams: 0, inflatedBytes: 0, javaScript: false, embeddedFiles: false, encryption: crypt.kind, formDepth: 0, pageTree, objectStreams: new Map() };
   const refs = new Map<number, number[]>();
   const forms: number[] = [];
   let refsComplete = true;
@@ -80,8 +89,14 @@ export async function guardPdf(bytes: Uint8Array, overrides: Partial<PdfGuardLim
   // Inflated object streams are scanned once, and streams cannot nest inside them, so this ends.
   for (const raw of top.streams) {
     const stream = crypt.kind === "open" && raw.type !== "XRef" && raw.obj ? { ...raw, data: crypt.decrypt(raw.obj.num, raw.obj.gen, raw.data) } : raw;
-    const objects = await inflateStream(stream, limits, report);
-    if (objects) absorb(scanPdfSyntax(objects, limits.maxNestingDepth, limits.maxStreams, objectStarts(objects, stream)));
+    const inflated = await inflateStream(stream, limits, report);
+    if (!inflated) continue;
+    const objects = inflated.data;
+    if (inflated.intact && crypt.kind === "none" && stream.filters.length === 1) {
+      const start = stream.data.byteOffset - bytes.byteOffset;
+      report.objectStreams.set(start, { end: start + stream.data.length, data: objects });
+    }
+    absorb(scanPdfSyntax(objects, limits.maxNestingDepth, limits.maxStreams, objectStarts(objects, stream)));
   }
   // With references missing (a file with millions of them) the depth could only be underestimated.
   if (refsComplete) {
@@ -109,12 +124,14 @@ export function checkPageClaim(claim: number, maxPages: number): void {
 
 /**
  * Decodes a stream's filter chain just far enough to know its size, within the per-stream and
- * total limits; returns the bytes of an object stream (to be scanned), nothing otherwise. The
- * chain stops at the first filter pdf.js only applies to images (DCT, JPX, CCITT, JBIG2).
+ * total limits; returns the bytes of an object stream (to be scanned), nothing otherwise, and
+ * whether every stage was an intact Flate stream inflated whole. The chain stops at the first
+ * filter pdf.js only applies to images (DCT, JPX, CCITT, JBIG2).
  */
-async function inflateStream(stream: StreamRef, limits: PdfGuardLimits, report: PdfGuardReport): Promise<Uint8Array | undefined> {
+async function inflateStream(stream: StreamRef, limits: PdfGuardLimits, report: PdfGuardReport): Promise<{ data: Uint8Array; intact: boolean } | undefined> {
   const stages = leadingStages(stream.filters);
   let data = stream.data;
+  let intact = true;
   for (const [k, stage] of stages.entries()) {
     const remaining = limits.maxInflatedBytes - report.inflatedBytes;
     const limit = Math.min(limits.maxStreamInflatedBytes, remaining);
@@ -131,8 +148,9 @@ async function inflateStream(stream: StreamRef, limits: PdfGuardLimits, report: 
     }
     if (!r.bytes) return undefined;
     data = r.bytes;
+    intact &&= stage === "flate" && r.complete === true;
   }
-  return stages.length > 0 && stream.type === "ObjStm" ? data : undefined;
+  return stages.length > 0 && stream.type === "ObjStm" ? { data, intact } : undefined;
 }
 
 async function decodeStage(stage: Stage, data: Uint8Array, limit: number, keep: boolean): Promise<InflateCount> {

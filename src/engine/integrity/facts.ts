@@ -1,3 +1,4 @@
+import type { InflatedStreams } from "../guards/pdf.ts";
 import { pdfCrypt } from "../guards/pdf-crypt.ts";
 import type { PdfDocument } from "../pdf/extract.ts";
 import { coveredText } from "./overlay.ts";
@@ -45,11 +46,12 @@ export function pdfDate(raw: string): string | null {
 /**
  * Byte-level facts: incremental updates and which pages' content they replace, fonts per page,
  * and filled rectangles painted over text. `maxPages` bounds the page walk (the guard already
- * refused documents with more).
+ * refused documents with more); `objectStreams` are the ones the guard inflated (its report), so
+ * they are not inflated twice.
  */
-export function byteFacts(bytes: Uint8Array, opts: { password?: string; maxPages: number }): ByteFacts {
+export function byteFacts(bytes: Uint8Array, opts: { password?: string; maxPages: number; objectStreams?: InflatedStreams }): ByteFacts {
   const crypt = pdfCrypt(bytes, opts.password);
-  const index = indexObjects(bytes, crypt);
+  const index = indexObjects(bytes, crypt, opts.objectStreams);
   const pages = rawPages(index, opts.maxPages);
   const memo = fontMemo();
   const updates = updateFacts(index, pages);

@@ -1,4 +1,5 @@
 import { inflateSync } from "node:zlib";
+import type { InflatedStreams } from "../guards/pdf.ts";
 import type { CryptState } from "../guards/pdf-crypt.ts";
 import { type PdfValue, readObject } from "../guards/pdf-object.ts";
 
@@ -64,7 +65,11 @@ export const dictOf = (v: PdfValue | undefined): Map<string, PdfValue> | undefin
 export const nameOf = (v: PdfValue | undefined): string | undefined => (v?.t === "name" ? v.v : undefined);
 export const numOf = (v: PdfValue | undefined): number | undefined => (v?.t === "num" ? v.v : undefined);
 
-export function indexObjects(bytes: Uint8Array, crypt: CryptState): ObjectIndex {
+/**
+ * `inflated`: object streams the guard already inflated whole (PdfGuardReport.objectStreams),
+ * used instead of inflating them again where this index would inflate them itself.
+ */
+export function indexObjects(bytes: Uint8Array, crypt: CryptState, inflated?: InflatedStreams): ObjectIndex {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const text = buf.toString("latin1");
   const eofs: number[] = [];
@@ -131,7 +136,7 @@ export function indexObjects(bytes: Uint8Array, crypt: CryptState): ObjectIndex 
     root: undefined,
   };
   for (const stm of objStms) {
-    const data = streamData(stm, index, crypt);
+    const data = streamData(stm, index, crypt, inflated);
     if (data) for (const d of objectStreamEntries(data, stm, index)) define(d);
   }
   cache.clear();
@@ -153,7 +158,7 @@ function trimEol(bytes: Uint8Array, start: number, end: number): number {
   return end;
 }
 
-function streamData(d: Definition, index: ObjectIndex, crypt: CryptState): Uint8Array | undefined {
+function streamData(d: Definition, index: ObjectIndex, crypt: CryptState, inflated?: InflatedStreams): Uint8Array | undefined {
   if (!d.stream) return undefined;
   const dict = dictOf(readObject(d.data, d.at));
   if (!dict) return undefined;
@@ -166,6 +171,10 @@ function streamData(d: Definition, index: ObjectIndex, crypt: CryptState): Uint8
   if (filters.length !== 1 || (filters[0] !== "FlateDecode" && filters[0] !== "Fl")) return undefined;
   const parms = dictOf(index.resolve(dict.get("DecodeParms")));
   if (parms && (numOf(parms.get("Predictor")) ?? 1) > 1) return undefined;
+  // The guard's copy is the same bytes: the same unencrypted stream data (same start and end in
+  // the file), inflated whole by the same zlib.
+  const ready = crypt.kind === "none" ? inflated?.get(d.stream[0]) : undefined;
+  if (ready && ready.end === d.stream[1]) return ready.data;
   try {
     const out = inflateSync(raw, { maxOutputLength: MAX_OBJSTM_BYTES, finishFlush: 2 /* Z_SYNC_FLUSH: keep what a truncated stream gives */ });
     return new Uint8Array(out.buffer, out.byteOffset, out.length);

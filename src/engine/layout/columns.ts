@@ -88,7 +88,7 @@ const DROP = 12;
 
 /**
  * States are "columns 0..s-1 may no longer take a new cell" (s = last used column + 1; 0 = none yet).
- * Each cell is placed in a column at or right of the state, or dropped at cost DROP. O(n * m^2).
+ * Each cell is placed in a column at or right of the state, or dropped at cost DROP. O(n * m).
  */
 export function assignCells(line: Line, columns: Column[], distanceWeight = 1): Assigned {
   const n = line.cells.length;
@@ -102,6 +102,7 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
   let prev = new Float64Array(states).fill(Infinity);
   prev[0] = 0;
   const back: Int32Array[] = [];
+  const firstLowest = new Int32Array(states);
   for (let i = 0; i < n; i++) {
     const cell = line.cells[i]!;
     const cur = new Float64Array(states).fill(Infinity);
@@ -113,6 +114,16 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
         bk[s] = -1 - s;
       }
     }
+    // The first state with the lowest cost among states 0..k, for every k (-1: none reachable).
+    let lowest = Infinity;
+    let lowestAt = -1;
+    for (let p = 0; p < states; p++) {
+      if (prev[p]! < lowest) {
+        lowest = prev[p]!;
+        lowestAt = p;
+      }
+      firstLowest[p] = lowestAt;
+    }
     for (let j = 0; j < m; j++) {
       const col = columns[j]!;
       const own = typeCost(cell.kind, col.role, cell.text);
@@ -120,14 +131,8 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
       const total = own + distanceWeight * distanceCost(cell, col, width);
       // From states whose last column is left of j, or j itself when it may hold several cells.
       const maxState = SINGLE.has(col.role) ? j : j + 1;
-      let best = Infinity;
-      let arg = -1;
-      for (let p = 0; p <= maxState; p++) {
-        if (prev[p]! < best) {
-          best = prev[p]!;
-          arg = p;
-        }
-      }
+      const arg = firstLowest[maxState]!;
+      const best = arg >= 0 ? prev[arg]! : Infinity;
       if (arg >= 0 && best + total < cur[j + 1]!) {
         cur[j + 1] = best + total;
         bk[j + 1] = arg;
@@ -229,6 +234,42 @@ export interface Group {
 
 /** Clusters values that lie within ALIGN_TOLERANCE of their neighbour; returns a cluster id per input. */
 export function clusterIds(values: number[], tol: number): { ids: number[]; sizes: number[] } {
+  // This runs on every page's cells (three times per repeated header): the values are sorted as
+  // numbers, natively, and each input finds its cluster by binary search. Equal values always
+  // share a cluster, so this gives what sorting the inputs themselves gives.
+  const sorted = Float64Array.from(values).sort();
+  // NaN and infinities (never seen in practice) take the general path, which orders them its own way.
+  if (sorted.length === 0 || !(tol >= 0) || !Number.isFinite(sorted[0]!) || !Number.isFinite(sorted[sorted.length - 1]!)) return clusterIdsBySort(values, tol);
+  const clusterAt = new Int32Array(sorted.length);
+  const sizes: number[] = [];
+  let id = -1;
+  let prev = -Infinity;
+  for (let k = 0; k < sorted.length; k++) {
+    const v = sorted[k]!;
+    if (v - prev > tol) {
+      id++;
+      sizes.push(0);
+    }
+    clusterAt[k] = id;
+    sizes[id]!++;
+    prev = v;
+  }
+  const ids = new Array<number>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    let lo = 0;
+    let hi = sorted.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    ids[i] = clusterAt[lo]!;
+  }
+  return { ids, sizes };
+}
+
+function clusterIdsBySort(values: number[], tol: number): { ids: number[]; sizes: number[] } {
   const order = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
   const ids = new Array<number>(values.length).fill(0);
   const sizes: number[] = [];
@@ -261,11 +302,12 @@ export const alignTolerance = (line: Line | undefined) => (line?.source === "she
 export function alignedGroups(cells: Cell[], tol: number): Group[] {
   const right = clusterIds(cells.map((c) => c.x1), tol);
   const left = clusterIds(cells.map((c) => c.x0), tol);
-  const groups = new Map<string, Group>();
+  // Keyed by cluster: right-edge cluster r as 2r, left-edge cluster l as 2l + 1.
+  const groups = new Map<number, Group>();
   cells.forEach((c, i) => {
     const r = right.ids[i]!;
     const l = left.ids[i]!;
-    const key = right.sizes[r]! >= left.sizes[l]! ? `r${r}` : `l${l}`;
+    const key = right.sizes[r]! >= left.sizes[l]! ? 2 * r : 2 * l + 1;
     const g = groups.get(key);
     if (g) {
       g.x0 = Math.min(g.x0, c.x0);

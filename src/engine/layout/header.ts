@@ -273,6 +273,23 @@ const TWO_LINE_HEADER_GAP = 1.9;
 export function headerAt(lines: Line[], i: number): Header | null {
   const line = lines[i]!;
   if (dataLike(line)) return null;
+  // The section split and then the table scan look for a header on every line of the same lines
+  // (the scan's are slices of the split's): the answer depends on this line and the next
+  // MAX_HEADER_LINES - 1 only, and no stage changes a line in place, so it is kept per line.
+  const next = lines[i + 1];
+  const after = lines[i + 2];
+  const known = headerMemo.get(line);
+  if (known && known.next === next && known.after === after) return known.header;
+  const header = findHeaderAt(lines, i);
+  headerMemo.set(line, { next, after, header });
+  return header;
+}
+
+/** headerAt's answers by line, with the lines that followed it then (callers only read a Header). */
+const headerMemo = new WeakMap<Line, { next: Line | undefined; after: Line | undefined; header: Header | null }>();
+
+function findHeaderAt(lines: Line[], i: number): Header | null {
+  const line = lines[i]!;
   const single = headerColumns(line);
   let best: Header | null = single ? { columns: single, lineCount: 1 } : null;
   // Up to three lines: a one-line label vertically centred between two-line ones ("Posting" /
@@ -288,7 +305,7 @@ export function headerAt(lines: Line[], i: number): Header | null {
   return best;
 }
 
-/** Lines one table header may take. */
+/** Lines one table header may take (headerAt's memo keys on the two lines after the first: change both together). */
 const MAX_HEADER_LINES = 3;
 
 const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;

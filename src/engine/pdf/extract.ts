@@ -3,8 +3,6 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { AppError, encryptedSource, scannedDocument, tooManyPages, unsupportedFormat } from "../../errors.ts";
-import { readInfo } from "../integrity/facts.ts";
-import type { InfoFacts } from "../integrity/types.ts";
 import type { PageText, TextItem } from "../types.ts";
 import { damageNote, emptyOwnerPasswordAccess, emptyPasswordIsOwner } from "../guards/pdf-crypt.ts";
 import { loopbackWorker, VERBOSITY_ERRORS_ONLY } from "./loopback.ts";
@@ -134,39 +132,6 @@ function multiply(m1: number[], m2: number[]): number[] {
   const [a1 = 1, b1 = 0, c1 = 0, d1 = 1, e1 = 0, f1 = 0] = m1;
   const [a2 = 1, b2 = 0, c2 = 0, d2 = 1, e2 = 0, f2 = 0] = m2;
   return [a1 * a2 + c1 * b2, b1 * a2 + d1 * b2, a1 * c2 + c1 * d2, b1 * c2 + d1 * d2, a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1];
-}
-
-export interface ExtractPagesOptions {
-  password?: string;
-  /** Refuse (too_many_pages) a document with more pages. */
-  maxPages?: number;
-  first: number;
-  last: number;
-  onPage?: (page: number) => void;
-  /** Called once with the document's page count, before the first page is read. */
-  onTotal?: (pageCount: number) => void;
-  signal?: AbortSignal;
-  /** Page-tree update to append (see openPdf). */
-  update?: Uint8Array;
-}
-
-/** Text of pages first..last (1-based, inclusive). Pages without any text are kept (empty items). */
-export async function extractPages(bytes: Uint8Array, opts: ExtractPagesOptions): Promise<{ pages: PageText[]; pageCount: number; producer: string; info: InfoFacts }> {
-  const doc = await openPdf(bytes, opts.password, opts.update);
-  try {
-    checkPageCount(doc.numPages, opts.maxPages);
-    opts.onTotal?.(doc.numPages);
-    const last = Math.min(opts.last, doc.numPages);
-    const pages: PageText[] = [];
-    for (let n = Math.max(1, opts.first); n <= last; n++) {
-      opts.signal?.throwIfAborted();
-      pages.push(await readPage(doc, n).catch((e: unknown) => Promise.reject(unreadablePage(n, e))));
-      opts.onPage?.(n);
-    }
-    return { pages, pageCount: doc.numPages, producer: await pdfProducer(doc), info: await readInfo(doc) };
-  } finally {
-    await doc.destroy();
-  }
 }
 
 /** pdf.js rejects broken page trees (loops, missing kids) only when a page is fetched: still the upload's fault, so 422. */

@@ -8,6 +8,7 @@ import { redactHtml } from "./html.ts";
 import { redactPdf } from "./pdf.ts";
 import { readPdfRuns } from "./pdf-text.ts";
 import { redactXlsx } from "./xlsx.ts";
+import type { PdfExtractorName } from "../pdf/extractor-name.ts";
 
 export const PDF_CONTENT_TYPE = "application/pdf";
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -22,6 +23,8 @@ export interface RedactOptions {
   bank?: string;
   /** The parse limits, so a document a parse refuses is refused here with the same error. */
   limits?: EngineLimits;
+  /** Extractor of the parse that finds the personal data (PDF_EXTRACTOR); redaction's own reading is pdf.js's. */
+  extractor?: PdfExtractorName;
 }
 
 export interface Redacted {
@@ -69,10 +72,10 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): K
 export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
   const kind = sniff(bytes);
   if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
-  // The parse's extraction first: it maps whatever pdf.js refuses (a page tree that loops, a
+  // The parse's extraction first: it maps whatever the extractor refuses (a page tree that loops, a
   // damaged stream) to the parse's own AppError. Then the text as redaction reads it, which refuses
   // a line longer than any statement's before glyph-level work and is reused by the redactor.
-  const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits });
+  const extracted = await extractDocument(bytes, { password: opts.password, bank: opts.bank, limits: opts.limits, extractor: opts.extractor });
   const pages = kind === "pdf" ? await readPdfRuns(bytes, opts.password) : undefined;
   const known = engineValues(extracted, opts.bank);
   if (kind === "pdf") {
