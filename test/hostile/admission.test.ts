@@ -4,15 +4,17 @@ import { unique } from "../helpers/db.ts";
 import { rawUpload } from "../helpers/raw-upload.ts";
 
 /**
- * Issue 15 item 8: admission before the upload is read. 24 concurrent 20 MB uploads on one key
- * (MAX_INFLIGHT_PER_KEY 8) used to be read into memory in full before 16 of them got 429. Now the
- * key's place and the upload's bytes (from Content-Length) are taken first, so the 16 are refused
- * before a byte of their body is read. The uploads go over raw sockets, head first, so all 24 are
+ * Issue 15 item 8: admission before the upload is read. 24 concurrent 20 MB uploads on one key used
+ * to be read into memory in full before those over MAX_INFLIGHT_PER_KEY got 429. Now the key's
+ * place and the upload's bytes (from Content-Length) are taken first, so they are refused before a
+ * byte of their body is read. The limit here is 4, not the issue's 8: with 8 admitted, their
+ * memory (about four copies of each body) came within GC noise of the open run's peak, in which
+ * the single worker frees early bodies while later ones arrive (CI measured +636 against +785 MiB). The uploads go over raw sockets, head first, so all 24 are
  * at the server at once; the server runs as its own process so its RSS is measured alone.
  */
 const UPLOAD = 20 * 1024 * 1024;
 const CONCURRENT = 24;
-const PER_KEY = 8;
+const PER_KEY = 4;
 const servers: ChildServer[] = [];
 
 afterAll(async () => {
@@ -65,7 +67,7 @@ async function offer(perKey: number): Promise<Run> {
 }
 
 describe("admission before the upload is read", () => {
-  test("24 concurrent 20 MB uploads on one key (limit 8): 16 get 429 before their body is sent, and RSS grows with the 8 admitted, not the 24 offered", async () => {
+  test(`${CONCURRENT} concurrent 20 MB uploads on one key (limit ${PER_KEY}): ${CONCURRENT - PER_KEY} get 429 before their body is sent, and RSS grows with the ${PER_KEY} admitted, not the ${CONCURRENT} offered`, async () => {
     const limited = await offer(PER_KEY);
     expect(limited.refusedUnread).toBe(CONCURRENT - PER_KEY);
     for (const u of limited.admitted) expect(u.response).toContain('"error_class":"unsupported_format"');
@@ -74,9 +76,9 @@ describe("admission before the upload is read", () => {
     expect(open.refusedUnread).toBe(0);
     expect(open.admitted.length).toBe(CONCURRENT);
     console.log(`admission: RSS +${limited.growthMiB} MiB with ${PER_KEY} admitted, +${open.growthMiB} MiB with all ${CONCURRENT} read`);
-    // Reading 8 of 24 bodies costs about half of reading all 24 here (measured 0.48-0.54: the one
-    // worker's queue already spreads the open run out); reading them all (admission broken) would
-    // cost about the same as the open run. The bound sits between the two, clear of GC timing.
+    // Reading 4 of 24 bodies costs well under half of reading all 24 (with 8 it was 0.48-0.81: the
+    // one worker's queue spreads the open run out); reading them all (admission broken) would cost
+    // about the same as the open run. The bound sits between the two.
     expect(limited.growthMiB).toBeLessThan(open.growthMiB * 0.75);
   }, 180_000);
 });
