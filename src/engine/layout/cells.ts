@@ -138,15 +138,27 @@ export function splitTyped(tokens: Token[]): Cell[] {
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-/** Words of a string with x extents estimated in proportion to character counts. */
+/** The characters JavaScript's `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
+const isJsSpace = (c: number) =>
+  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+
+/**
+ * Words (runs of non-`\s`) of a string with x extents estimated in proportion to character counts.
+ * A character loop rather than a global regex: it runs on every run of every line of every page.
+ */
 export function tokensOf(text: string, x0: number, x1: number): Token[] {
   const tokens: Token[] = [];
   const width = Math.max(0, x1 - x0);
   const len = text.length || 1;
-  const re = /\S+/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isJsSpace(text.charCodeAt(i))) i++;
+    if (i === n) break;
+    const start = i;
+    while (i < n && !isJsSpace(text.charCodeAt(i))) i++;
     // Hundredths of a point are plenty for layout and keep serialised lines small (worker pool).
-    tokens.push({ text: m[0], x0: round2(x0 + (width * m.index) / len), x1: round2(x0 + (width * (m.index + m[0].length)) / len) });
+    tokens.push({ text: text.slice(start, i), x0: round2(x0 + (width * start) / len), x1: round2(x0 + (width * i) / len) });
   }
   return tokens;
 }

@@ -419,6 +419,8 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
   const edges = columns.filter((c, j) => j > 0 && TEXTUAL.has(c.role)).map((c) => c.x0);
   if (edges.length === 0 || line.source === "sheet") return line;
   const tol = EDGE_TOLERANCE * line.h;
+  // Nearly every line has nothing to cut: it is answered before any cell is rebuilt.
+  if (!line.cells.some((cell) => crossesEdge(cell, edges, tol))) return line;
   let changed = false;
   const cells: Cell[] = [];
   for (const cell of line.cells) {
@@ -443,4 +445,16 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
     flush();
   }
   return changed ? { ...line, cells } : line;
+}
+
+/** Some word of a text cell after its first starts at or past an edge its first word is before (the cut test above). */
+function crossesEdge(cell: Cell, edges: number[], tol: number): boolean {
+  const words = cell.words;
+  if (cell.kind !== "text" || !words || words.length < 2) return false;
+  const start = words[0]!.x0;
+  for (let k = 1; k < words.length; k++) {
+    const x = words[k]!.x0;
+    for (const e of edges) if (start < e - tol && x >= e - tol) return true;
+  }
+  return false;
 }

@@ -1,0 +1,58 @@
+import { describe, expect, test } from "bun:test";
+import { tokensOf } from "../../src/engine/layout/cells.ts";
+import { cutAtColumnEdges } from "../../src/engine/layout/columns.ts";
+import type { Column } from "../../src/engine/layout/header.ts";
+import type { Line } from "../../src/engine/layout/lines.ts";
+
+/** The definition tokensOf implements by hand: runs of `\S`, extents in proportion to character offsets. */
+function byRegex(text: string, x0: number, x1: number) {
+  const width = Math.max(0, x1 - x0);
+  const len = text.length || 1;
+  const r2 = (v: number) => Math.round(v * 100) / 100;
+  return [...text.matchAll(/\S+/g)].map((m) => ({ text: m[0], x0: r2(x0 + (width * m.index) / len), x1: r2(x0 + (width * (m.index + m[0].length)) / len) }));
+}
+
+describe("tokensOf", () => {
+  test("splits at exactly the characters \\s matches: every UTF-16 unit between two letters", () => {
+    const differ: number[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      const s = `ab${String.fromCharCode(c)}cd`;
+      if (JSON.stringify(tokensOf(s, 3, 40)) !== JSON.stringify(byRegex(s, 3, 40))) differ.push(c);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  test("leading, trailing and repeated spaces of mixed kinds, empty text and a zero width", () => {
+    for (const s of ["", "   ", " a", "a ", "a \u00a0\t b", "\u3000x\u2028y\ufeff", "₦1,200.00  CR", "\ud83d\ude00 z"]) {
+      expect(tokensOf(s, 100, 180)).toEqual(byRegex(s, 100, 180));
+      expect(tokensOf(s, 50, 50)).toEqual(byRegex(s, 50, 50));
+    }
+  });
+});
+
+describe("cutAtColumnEdges", () => {
+  const columns: Column[] = [
+    { role: "date", label: "Date", x0: 10, x1: 60 },
+    { role: "narration", label: "Narration", x0: 70, x1: 200 },
+    { role: "reference", label: "Reference", x0: 210, x1: 300 },
+  ];
+  const words = [
+    { text: "TRANSFER", x0: 70, x1: 110 },
+    { text: "BALOGUN", x0: 114, x1: 150 },
+    { text: "000015245662", x0: 210, x1: 280 },
+  ];
+  const line = (cellWords: typeof words): Line => ({
+    page: 1, y: 100, h: 10, pageWidth: 600, source: "pdf", text: cellWords.map((w) => w.text).join(" "),
+    cells: [{ text: cellWords.map((w) => w.text).join(" "), x0: cellWords[0]!.x0, x1: cellWords.at(-1)!.x1, kind: "text", words: cellWords }],
+  });
+
+  test("a run crossing a text column's left edge is cut there", () => {
+    const cut = cutAtColumnEdges(line(words), columns);
+    expect(cut.cells.map((c) => c.text)).toEqual(["TRANSFER BALOGUN", "000015245662"]);
+  });
+
+  test("a line with nothing to cut comes back as the same object", () => {
+    const whole = line(words.slice(0, 2));
+    expect(cutAtColumnEdges(whole, columns)).toBe(whole);
+  });
+});
