@@ -2,6 +2,7 @@ import type { Progress } from "../engine/types.ts";
 import type { AppError } from "../errors.ts";
 import { envelope } from "../http/errors.ts";
 import { FORMAT_VERSION } from "../version.ts";
+import { ProgressPace } from "./progress-pace.ts";
 import type { DocumentResult } from "./runner.ts";
 import type { ResultKind } from "./tasks.ts";
 
@@ -35,12 +36,12 @@ export const jobPaths = (id: string) => ({
 });
 
 /**
- * A parse job's record and its event source. Progress only moves forward within a stage, the
- * final `result` event is built once and kept, so a consumer that arrives late still gets it.
+ * A parse job's record and its event source. Progress only moves forward within a stage and is
+ * paced (progress-pace.ts); the final `result` event is built once and kept, so a consumer that
+ * arrives late still gets it.
  */
 export class Job {
   state: JobState = "queued";
-  progress: Progress = { stage: "queued", current: 0, total: 0 };
   outcome?: DocumentResult;
   error?: AppError;
   sample = false;
@@ -51,6 +52,7 @@ export class Job {
   private seq = 0;
   private final?: JobEvent;
   private readonly listeners = new Set<(e: JobEvent) => void>();
+  private readonly pace = new ProgressPace((p) => this.emit({ id: ++this.seq, data: JSON.stringify(p) }), { stage: "queued", current: 0, total: 0 });
 
   constructor(
     readonly id: string,
@@ -60,6 +62,11 @@ export class Job {
 
   get finished(): boolean {
     return this.state === "done" || this.state === "failed";
+  }
+
+  /** The latest step, sent to a stream or not yet (a poll shows it at once). */
+  get progress(): Progress {
+    return this.pace.latest;
   }
 
   /** Aborts with the cancel error once the owner cancels the job. */
@@ -74,8 +81,7 @@ export class Job {
   start(): void {
     if (this.state !== "queued") return;
     this.state = "running";
-    this.progress = { stage: this.kind === "redact" ? "redact" : "extract", current: 0, total: 0 };
-    this.emit({ id: ++this.seq, data: JSON.stringify(this.progress) });
+    this.pace.report({ stage: this.kind === "redact" ? "redact" : "extract", current: 0, total: 0 });
   }
 
   /**
@@ -90,14 +96,12 @@ export class Job {
   }
 
   report(p: Progress): void {
-    if (this.finished) return;
-    if (p.stage === this.progress.stage && p.current <= this.progress.current) return;
-    this.progress = { stage: p.stage, current: p.current, total: p.total };
-    this.emit({ id: ++this.seq, data: JSON.stringify(this.progress) });
+    if (!this.finished) this.pace.report(p);
   }
 
   succeed(outcome: DocumentResult, sample = false): void {
     if (this.finished) return;
+    this.pace.flush();
     this.state = "done";
     this.outcome = outcome;
     this.sample = sample;
@@ -107,6 +111,7 @@ export class Job {
 
   fail(error: AppError): void {
     if (this.finished) return;
+    this.pace.stop();
     this.state = "failed";
     this.error = error;
     this.final = { id: ++this.seq, event: "result", data: JSON.stringify(envelope(error)) };

@@ -2,6 +2,7 @@ import { type Job as BullJob, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../../config.ts";
 import type { Progress } from "../../engine/types.ts";
+import { ProgressPace } from "../progress-pace.ts";
 import { AppError, toAppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Metering } from "../../metering/types.ts";
@@ -19,9 +20,6 @@ export interface QueuedJob {
 
 export const instanceDied = (attempts: number) =>
   new AppError("worker_crashed", 500, `The instance parsing this job stopped ${attempts} times (crashed or killed); please retry`);
-
-/** Least time between two progress writes of one stage, ms. */
-const PROGRESS_EVERY_MS = 100;
 
 /** A reservation made under the job's id (src/metering/metering.ts admit): settled once, by whoever ends the job. */
 export const reservationOf = (jobId: string) => `use_${jobId}`;
@@ -151,29 +149,17 @@ export class ClusterQueue {
     }
     const abort = new AbortController();
     this.running.set(id, abort);
-    // Progress moves forward within a stage, as the in-process job's does (Job.report). A new
-    // stage is written at once; pages of one stage at most every PROGRESS_EVERY_MS (the latest
-    // wins), so a 2,000-page parse is not 2,000 Redis writes and stream events.
-    let last: Progress = { stage: "queued", current: 0, total: 0 };
-    let pending: Progress | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // Paced as the in-process job's (progress-pace.ts): a 2,000-page parse is not 2,000 Redis
+    // writes and stream entries. Writes go out in order, one after the other.
     let writes = Promise.resolve();
+    const pace = new ProgressPace((p) => {
+      writes = writes.then(() => records.progress(id, p).then(() => {}, () => {}));
+    }, { stage: "queued", current: 0, total: 0 });
     const flush = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      const p = pending;
-      pending = undefined;
-      if (p) writes = writes.then(() => records.progress(id, p).then(() => {}, () => {}));
+      pace.flush();
       return writes;
     };
-    const report = (p: Progress) => {
-      if (p.stage === last.stage && p.current <= last.current) return;
-      const newStage = p.stage !== last.stage;
-      last = { stage: p.stage, current: p.current, total: p.total };
-      pending = last;
-      if (newStage) void flush();
-      else timer ??= setTimeout(flush, PROGRESS_EVERY_MS);
-    };
+    const report = (p: Progress) => void pace.report(p);
     try {
       log.info("parse job started", { job_id: id, attempt });
       const result = await parser.runAdmitted(
