@@ -87,6 +87,15 @@ export interface Assigned {
 const DROP = 12;
 
 /**
+ * The dynamic programme's tables, kept for the thread's life and grown when a line needs more:
+ * assignCells runs on every line of every table (several hundred thousand cells on a long
+ * statement), and two new typed arrays per cell were most of the table scan's garbage.
+ */
+let costRows = new Float64Array(64);
+let backTable = new Int32Array(1024);
+let lowestAt = new Int32Array(32);
+
+/**
  * States are "columns 0..s-1 may no longer take a new cell" (s = last used column + 1; 0 = none yet).
  * Each cell is placed in a column at or right of the state, or dropped at cost DROP. O(n * m).
  */
@@ -97,32 +106,38 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
   if (n === 0 || m === 0) return { byColumn, dropped: [...line.cells], cost: n * DROP };
   const width = line.pageWidth || 1;
   const states = m + 1;
-  // cost[i][s]: best total after cells 0..i ending in state s; back[i][s]: the state before cell i,
-  // or -1 - state when cell i was dropped (state unchanged).
-  let prev = new Float64Array(states).fill(Infinity);
-  prev[0] = 0;
-  const back: Int32Array[] = [];
-  const firstLowest = new Int32Array(states);
+  if (costRows.length < 2 * states) costRows = new Float64Array(2 * states);
+  if (backTable.length < n * states) backTable = new Int32Array(Math.max(n * states, 2 * backTable.length));
+  if (lowestAt.length < states) lowestAt = new Int32Array(states);
+  const cost = costRows;
+  const back = backTable;
+  // cost[prev + s]: best total after the cells so far ending in state s (prev and cur swap halves of
+  // one array); back[i * states + s]: the state before cell i, or -1 - state when cell i was dropped.
+  let prev = 0;
+  let cur = states;
+  cost.fill(Infinity, prev, prev + states);
+  cost[prev] = 0;
   for (let i = 0; i < n; i++) {
     const cell = line.cells[i]!;
-    const cur = new Float64Array(states).fill(Infinity);
-    const bk = new Int32Array(states).fill(0);
+    const bk = i * states;
+    cost.fill(Infinity, cur, cur + states);
+    back.fill(0, bk, bk + states);
     for (let s = 0; s < states; s++) {
-      const dropCost = prev[s]! + DROP;
-      if (dropCost < cur[s]!) {
-        cur[s] = dropCost;
-        bk[s] = -1 - s;
+      const dropCost = cost[prev + s]! + DROP;
+      if (dropCost < cost[cur + s]!) {
+        cost[cur + s] = dropCost;
+        back[bk + s] = -1 - s;
       }
     }
     // The first state with the lowest cost among states 0..k, for every k (-1: none reachable).
     let lowest = Infinity;
-    let lowestAt = -1;
+    let lowestState = -1;
     for (let p = 0; p < states; p++) {
-      if (prev[p]! < lowest) {
-        lowest = prev[p]!;
-        lowestAt = p;
+      if (cost[prev + p]! < lowest) {
+        lowest = cost[prev + p]!;
+        lowestState = p;
       }
-      firstLowest[p] = lowestAt;
+      lowestAt[p] = lowestState;
     }
     for (let j = 0; j < m; j++) {
       const col = columns[j]!;
@@ -131,22 +146,23 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
       const total = own + distanceWeight * distanceCost(cell, col, width);
       // From states whose last column is left of j, or j itself when it may hold several cells.
       const maxState = SINGLE.has(col.role) ? j : j + 1;
-      const arg = firstLowest[maxState]!;
-      const best = arg >= 0 ? prev[arg]! : Infinity;
-      if (arg >= 0 && best + total < cur[j + 1]!) {
-        cur[j + 1] = best + total;
-        bk[j + 1] = arg;
+      const arg = lowestAt[maxState]!;
+      const best = arg >= 0 ? cost[prev + arg]! : Infinity;
+      if (arg >= 0 && best + total < cost[cur + j + 1]!) {
+        cost[cur + j + 1] = best + total;
+        back[bk + j + 1] = arg;
       }
     }
-    back.push(bk);
-    prev = cur;
+    const done = cur;
+    cur = prev;
+    prev = done;
   }
   let s = 0;
-  for (let k = 1; k < states; k++) if (prev[k]! < prev[s]!) s = k;
-  const cost = prev[s]!;
+  for (let k = 1; k < states; k++) if (cost[prev + k]! < cost[prev + s]!) s = k;
+  const total = cost[prev + s]!;
   const dropped: Cell[] = [];
   for (let i = n - 1; i >= 0; i--) {
-    const b = back[i]![s]!;
+    const b = back[i * states + s]!;
     if (b < 0) {
       dropped.unshift(line.cells[i]!);
       s = -1 - b;
@@ -155,7 +171,7 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
       s = b;
     }
   }
-  return { byColumn, dropped, cost };
+  return { byColumn, dropped, cost: total };
 }
 
 
