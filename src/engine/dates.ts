@@ -4,6 +4,7 @@
  * order inferred once per document (`inferDayMonthOrder`) from all its dates. Output is ISO 8601
  * with the Lagos offset (+01:00, no daylight saving), keeping the time when the statement has one.
  */
+import { squeezeSpaces } from "./whitespace.ts";
 
 export type DayMonthOrder = "dmy" | "mdy";
 
@@ -69,7 +70,7 @@ export function scanDate(text: string): Readonly<RawDate> | null {
 }
 
 function scanUncached(text: string): RawDate | null {
-  const t = text.replace(/\s+/g, " ").trim();
+  const t = squeezeSpaces(text);
   if (t.length < 6 || t.length > 40 || !/\d/.test(t)) return null;
   for (const re of FORMS) {
     const g = re.exec(t)?.groups;
@@ -182,7 +183,7 @@ const PERIOD_SPLITTERS = [
  */
 export function scanPeriod(text: string): [RawDate, RawDate] | null {
   if (text.length > MAX_PERIOD_TEXT) return null;
-  const t = stripLeadingWords(text.replace(/\s+/g, " ").trim());
+  const t = stripLeadingWords(squeezeSpaces(text));
   const whole = MONTH_ONLY.exec(t)?.groups;
   if (whole) {
     const year = Number(whole.y);

@@ -97,6 +97,8 @@ export function parseMoney(text: string): ParsedAmount | null {
 
 /** `123456n` -> `"1234.56"`, `-1200n` -> `"-12.00"`. */
 export function formatKobo(k: Kobo): string {
+  // Every row has a zero side: the commonest answer, without the arithmetic.
+  if (k === 0n) return "0.00";
   // Safe integers (every real amount) format as numbers: bigint division is the slower path. A
   // bigint beyond them converts to a number beyond them too (rounding is monotonic).
   const n = Number(k);

@@ -1,5 +1,6 @@
 import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
 import { isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
+import { isJsSpace } from "../whitespace.ts";
 
 /**
  * A cell is a run of text on one line that belongs to one column. Its kind decides which columns
@@ -137,10 +138,6 @@ export function splitTyped(tokens: Token[]): Cell[] {
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
-
-/** The characters JavaScript's `\s` matches (ECMAScript WhiteSpace and LineTerminator). */
-const isJsSpace = (c: number) =>
-  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /**
  * Words (runs of non-`\s`) of a string with x extents estimated in proportion to character counts.

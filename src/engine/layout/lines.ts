@@ -1,6 +1,7 @@
 import type { PageText, SheetTable, TextItem } from "../types.ts";
 import { scanDate } from "../dates.ts";
 import { type Cell, splitTyped, tokensOf } from "./cells.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 
 /**
  * A visual line of a page (or a row of a sheet): typed cells in x order. `y` is the baseline in
@@ -201,7 +202,7 @@ export function sheetLines(sheet: SheetTable, sheetIndex: number): Line[] {
   sheet.rows.forEach((row, r) => {
     const cells: Cell[] = [];
     row.forEach((raw, c) => {
-      const text = (raw ?? "").slice(0, MAX_ITEM_CHARS).replace(/\s+/g, " ").trim();
+      const text = squeezeSpaces((raw ?? "").slice(0, MAX_ITEM_CHARS));
       if (text === "") return;
       const typed = splitTyped(tokensOf(text, c, c + 1));
       // A sheet cell is one column: keep it whole unless it is plainly "amount DR" or the like.

@@ -93,7 +93,7 @@ export function textsByRole(columns: Column[], byColumn: Cell[][]): RoleTexts {
   columns.forEach((c, j) => {
     const cells = byColumn[j]!;
     if (cells.length === 0) return;
-    const text = cells.map((x) => x.text).join(" ");
+    const text = cells.length === 1 ? cells[0]!.text : cells.map((x) => x.text).join(" ");
     out[c.role] = out[c.role] ? `${out[c.role]} ${text}` : text;
   });
   return out;

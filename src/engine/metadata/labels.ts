@@ -2,6 +2,7 @@
  * The label vocabulary of statement headers: which printed label names which fact, and which
  * other labels (account type, branch, address…) end a value that runs into them.
  */
+import { squeezeSpaces } from "../whitespace.ts";
 
 export type Field =
   | "accountNumber"
@@ -47,7 +48,7 @@ const LABELS: [Field, RegExp][] = [
 const OTHER_LABELS =
   /^(?:(?:account|acct|a\/c)\.?\s+(?:type|status|class|category|officer|branch|currency|product)|bank\s+name|relationship\s+manager|officer(?:\s+name)?|product(?:\s+(?:name|type))?|branch(?:\s+(?:name|code|address))?|sort\s+code|address|customer\s+(?:address|phone|mobile|email|e-mail|bvn)|bvn|phone(?:\s+(?:no|number))?\.?|mobile(?:\s+(?:no|number))?\.?|e-?mail(?:\s+address)?|print(?:ed)?\s+(?:date|on|by)|date\s+printed|available\s+balance|uncleared\s+(?:balance|funds)|cleared\s+balance|overdraft\s+limit|interest\s+rate|customer\s+(?:id|no|number|ref)\.?)$/i;
 
-export const clean = (s: string) => s.replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
+export const clean = (s: string) => squeezeSpaces(s.replace(/\s*:\s*$/, ""));
 
 /** The fact a label names, or null. */
 export function labelField(text: string): Field | null {

@@ -1,4 +1,5 @@
 import type { PiiKind } from "./values.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 
 /**
  * The labels statements print before the holder's values ("Account Name:", "BVN", "Address")
@@ -28,8 +29,6 @@ export const VALUE_WINDOW = 400;
 export const ADDRESS_WORDS =
   /(?<![\p{L}])(?:address|street|str|st|road|rd|avenue|ave|close|crescent|cres|estate|lane|drive|way|layout|quarters|junction|plot|block|flat|house|off|opp(?:osite)?|p\.?\s{0,2}o\.?\s{0,2}box|lga|state|lagos|abuja|nigeria)(?![\p{L}])/iu;
 
-export const phraseNormal = (s: string) => s.replace(/\s+/g, " ").trim();
-
 export function labelOf(s: string): { kind: PiiKind; length: number } | undefined {
   // Leading spaces are skipped by hand: trimStart on a long run copies it.
   let lead = 0;
@@ -54,7 +53,7 @@ export const looksLikeLabel = (s: string) => labelOf(s) !== undefined || endsWit
 export function validValue(kind: PiiKind, raw: string): string | undefined {
   // Values are short phrases; a long text is none (and is not normalised at all).
   if (raw.length > VALUE_WINDOW) return undefined;
-  const v = phraseNormal(raw);
+  const v = squeezeSpaces(raw);
   const digits = v.replace(/\D/g, "");
   switch (kind) {
     case "name":

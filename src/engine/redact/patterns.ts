@@ -1,4 +1,5 @@
 import type { PiiKind, PiiValues } from "./values.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 
 /**
  * Regular expressions that find personal data in a line of statement text. Every one runs in
@@ -90,8 +91,6 @@ function maskedAgrees(token: string, digits: string): boolean {
   return !!suffix && digits.endsWith(suffix[1]!);
 }
 
-const phraseNormal = (s: string) => s.replace(/\s+/g, " ").trim();
-
 export function buildMatchers(values: PiiValues): Matcher[] {
   const out: Matcher[] = [
     { kind: "email", regex: EMAIL },
@@ -123,7 +122,7 @@ export function buildMatchers(values: PiiValues): Matcher[] {
   for (const e of values.emails) out.push({ kind: "email", regex: new RegExp(B + escapeRegExp(e) + E, "giu") });
   for (const a of values.addresses) {
     // Words are literal and never begin with a space, so "\s*" between them cannot backtrack.
-    const words = phraseNormal(a).split(" ").map(escapeRegExp);
+    const words = squeezeSpaces(a).split(" ").map(escapeRegExp);
     if (words.join("").length >= 3) out.push({ kind: "address", regex: new RegExp(B + words.join("\\s*") + E, "giu") });
   }
   return out;

@@ -8,6 +8,7 @@ import { accountScrubber, extractHeaderFacts, type HeaderFacts, maskAccountNumbe
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import { type LedgerRow, type PrintedFigures, reconcile } from "../reconcile.ts";
 import type { AccountSection, Checks, Transaction } from "../types.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 import { rowDate, sideless, sides, signedBalance } from "./cells.ts";
 
 /** One account section's table as the layout stage read it. */
@@ -181,8 +182,8 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
         unsided,
         balance: b ? signedBalance(b.kobo, b.marker) : null,
         balanceBefore: before ? signedBalance(before.kobo, before.marker) : null,
-        narration: tidy(r.cells.narration ?? ""),
-        reference: tidy(r.cells.reference ?? ""),
+        narration: squeezeSpaces(r.cells.narration ?? ""),
+        reference: squeezeSpaces(r.cells.reference ?? ""),
         currency: r.cells.currency?.trim() || currency,
       });
     });
@@ -318,4 +319,3 @@ const listed = (items: string[], n: number) => `${items.slice(0, n).map((t) => J
 
 const dayStart = (d: RawDate): RawDate => ({ ...d, hour: 0, minute: 0, second: 0 });
 
-const tidy = (s: string) => s.replace(/\s+/g, " ").trim();

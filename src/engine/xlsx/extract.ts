@@ -8,6 +8,7 @@ import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
 import type { SheetTable } from "../types.ts";
 import { cellText } from "./cell-text.ts";
 import { guardXlsxZip } from "./zip-guard.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 
 export interface XlsxLimits {
   maxRows: number;
@@ -47,7 +48,7 @@ export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promis
       // Only cells that exist are visited; a lone cell far to the right must not make us walk the gap twice.
       ws.getRow(r).eachCell((cell, c) => {
         // Line breaks inside a cell (Alt+Enter) and runs of spaces read as one space, as they display.
-        const text = isMergedSlave(cell) ? "" : cellText(cell.value).replace(/\s+/g, " ").trim();
+        const text = isMergedSlave(cell) ? "" : squeezeSpaces(cellText(cell.value));
         if (text === "") return;
         // Excel itself cannot hold more in a cell; a longer one is crafted, and costs the PII finder dearly.
         if (text.length > EXCEL_MAX_CELL_CHARS) throw unsupportedFormat(`A cell holds more than ${EXCEL_MAX_CELL_CHARS} characters, which Excel does not allow`);

@@ -9,6 +9,7 @@ import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
 import { decodeEntities } from "../html/entities.ts";
 import type { SheetTable } from "../types.ts";
 import { numberText } from "../xlsx/cell-text.ts";
+import { squeezeSpaces } from "../whitespace.ts";
 
 export interface SpreadsheetMlLimits {
   maxRows: number;
@@ -44,7 +45,7 @@ function intAttr(attrs: string, name: string, max: number): number | undefined {
 
 /** Data text by its declared type, in the canonical forms of the XLSX reader. */
 function dataText(type: string | undefined, raw: string): string {
-  const text = decodeEntities(raw.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+  const text = squeezeSpaces(decodeEntities(raw.replace(/<[^>]*>/g, "")));
   if (type === "Number") {
     const n = Number(text);
     return Number.isFinite(n) && text !== "" ? numberText(n) : text;
