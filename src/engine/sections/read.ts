@@ -318,4 +318,3 @@ function breaks(r: { sidesFromChain: number[]; checks: { row_chain: boolean; tot
 const listed = (items: string[], n: number) => `${items.slice(0, n).map((t) => JSON.stringify(t)).join(", ")}${items.length > n ? ", ..." : ""}`;
 
 const dayStart = (d: RawDate): RawDate => ({ ...d, hour: 0, minute: 0, second: 0 });
-
