@@ -9,8 +9,9 @@ import { rawUpload } from "../helpers/raw-upload.ts";
  * place and the upload's bytes (from Content-Length) are taken first, so they are refused before a
  * byte of their body is read. The limit here is 4, not the issue's 8: with 8 admitted, their
  * memory (about four copies of each body) came within GC noise of the open run's peak, in which
- * the single worker frees early bodies while later ones arrive (CI measured +636 against +785 MiB). The uploads go over raw sockets, head first, so all 24 are
- * at the server at once; the server runs as its own process so its RSS is measured alone.
+ * the single worker frees early bodies while later ones arrive (CI measured +636 against +785
+ * MiB). The uploads go over raw sockets, head first, so all 24 are at the server at once; the
+ * server runs as its own process so its RSS is measured alone.
  */
 const UPLOAD = 20 * 1024 * 1024;
 const CONCURRENT = 24;
