@@ -25,6 +25,20 @@ export interface Hold {
   release(): void;
 }
 
+/** A Hold whose `giveBack` runs on the first release only, however often release() is called. */
+export function holdOf(key: string, bytes: number, giveBack: () => void): Hold {
+  let released = false;
+  return {
+    key,
+    bytes,
+    release: () => {
+      if (released) return;
+      released = true;
+      giveBack();
+    },
+  };
+}
+
 export interface Ticket {
   /** Resolves when the document may start; never rejects. */
   readonly started: Promise<void>;
@@ -121,17 +135,10 @@ export class DocumentGate {
 
   private takeBytes(bytes: number, key: string, onRelease: () => void): Hold {
     this.inflightBytes += bytes;
-    let released = false;
-    return {
-      key,
-      bytes,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.inflightBytes -= bytes;
-        onRelease();
-      },
-    };
+    return holdOf(key, bytes, () => {
+      this.inflightBytes -= bytes;
+      onRelease();
+    });
   }
 
   /**

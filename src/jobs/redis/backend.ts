@@ -8,7 +8,7 @@ import type { Logger } from "../../log.ts";
 import type { Caller } from "../../db/keys.ts";
 import type { Metering } from "../../metering/types.ts";
 import type { JobBackend, JobView } from "../backend.ts";
-import type { Hold } from "../gate.ts";
+import { type Hold, holdOf } from "../gate.ts";
 import { type ParseService, sampleResult } from "../service.ts";
 import { ClusterAdmission, InstanceRegistry, type PlaceRef } from "./admission.ts";
 import { ConsumerClaim } from "./claim.ts";
@@ -128,17 +128,10 @@ export async function createRedisBackend({ config, log, metering, parser, instan
 
   /** A hold giving back this instance's hold and (when it was taken) the cluster-wide place, once. */
   function bothPlaces(key: string, bytes: number, local: Hold, ref: PlaceRef | undefined): Hold {
-    let released = false;
-    return {
-      key,
-      bytes,
-      release: () => {
-        if (released) return;
-        released = true;
-        local.release();
-        if (ref) void admission.release(ref).catch(() => {});
-      },
-    };
+    return holdOf(key, bytes, () => {
+      local.release();
+      if (ref) void admission.release(ref).catch(() => {});
+    });
   }
 
   async function holdSync(caller: Caller, bytes: number): Promise<Hold> {
