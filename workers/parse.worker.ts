@@ -10,17 +10,18 @@ import { assembleLines } from "../src/engine/assemble.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
-import { byteFacts, type DocumentFacts, integrityOf, type PageFacts, pageFacts } from "../src/engine/integrity/index.ts";
+import { type ByteFacts, byteFacts, type DocumentFacts, type InfoFacts, integrityOf, type PageFacts, pageFacts } from "../src/engine/integrity/index.ts";
 import { checkPageCount } from "../src/engine/pdf/extract.ts";
 import { DEFAULT_PDF_EXTRACTOR, type OpenedPdf, openDocument } from "../src/engine/pdf/extractor.ts";
-import { pdfiumMemoryBytes } from "../src/engine/pdf/pdfium/load.ts";
+import { pdfium, pdfiumMemoryBytes } from "../src/engine/pdf/pdfium/load.ts";
 import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
-import { decodeLines, encodeLines, LinesEncoder } from "../src/jobs/lines-wire.ts";
-import { firstRangeBonus, orderParts, planRanges, rangeCount, splitCosts } from "../src/jobs/planner.ts";
+import { createClaims, type PageBlock, PageClaims } from "../src/jobs/claims.ts";
+import { decodeLines, LinesEncoder } from "../src/jobs/lines-wire.ts";
+import { helperCount, orderBlocks } from "../src/jobs/planner.ts";
 import {
   type DocumentInput,
   type PagesOutput,
@@ -30,8 +31,8 @@ import {
   type PortMessage,
   HEAP_CHECK_EVERY,
   HEAP_CHECK_IDLE_MS,
+  type ReadBlock,
   RECYCLE_EXIT_CODE,
-  type SplitPlan,
   type TaskOutputs,
   type WorkerAnswer,
   type WorkerTask,
@@ -72,7 +73,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
   const { doc, port } = task;
   const bytes = ownCopy(doc);
   if (task.split !== null) {
-    const split = await splitAndReadFirst(bytes, task.split, task);
+    const split = await splitAndAssemble(bytes, task.split, task);
     if (split) return split;
   }
   const response = await parseStatement(bytes, {
@@ -86,13 +87,13 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
 }
 
 /**
- * A PDF above `split.above` pages is opened once here (pdf.js: with its page tree balanced if flat): the
- * range plan is posted before any page is read (the caller starts the other ranges on other
- * threads right away), then this task reads the first range with the document already open, and
- * assembles the statement itself if the other ranges are in (or running); otherwise it answers
- * its lines for an `assemble` task. Null: parse whole.
+ * A PDF above `split.above` pages is opened once here (pdf.js: with its page tree balanced if
+ * flat), the split posted before any page is read (the caller starts the helpers on other threads
+ * right away), then this task computes the document's integrity facts and reads pages from the
+ * front of the shared claims while the helpers read from the back (src/jobs/claims.ts). Once every
+ * page is claimed it asks for the helpers' pages and assembles the statement. Null: parse whole.
  */
-async function splitAndReadFirst(
+async function splitAndAssemble(
   bytes: Uint8Array,
   split: { above: number; workers: number },
   { doc, port, csv }: Extract<WorkerTask, { op: "parse" }>,
@@ -106,109 +107,134 @@ async function splitAndReadFirst(
   // Only pdf.js needs a flat page tree balanced (src/engine/pdf/page-tree.ts); PDFium reads it as it is.
   const update = extractor === "pdfjs" ? pageTreeUpdate(bytes, report.pageTree) : undefined;
   const pdf = await openDocument(extractor, bytes, { password: doc.password, update });
+  let own: ClaimedLines;
+  let producer: string;
+  let documentFacts: { info: InfoFacts; bytes: ByteFacts };
   try {
     checkPageCount(pdf.pageCount, doc.limits.maxPages);
-    if (pdf.pageCount <= split.above) return null;
-    const plan: SplitPlan = {
-      pageCount: pdf.pageCount,
-      producer: await pdf.producer(),
-      ranges: planRanges(pdf.pageCount, split.workers, firstRangeBonus(pdf.pageCount, rangeCount(pdf.pageCount, split.workers), splitCosts(extractor))),
-      ...(update ? { update } : {}),
+    const helpers = helperCount(pdf.pageCount, split.workers);
+    if (pdf.pageCount <= split.above || helpers === 0) return null;
+    const claims = createClaims(pdf.pageCount, helpers);
+    post(port, { type: "split", pageCount: pdf.pageCount, helpers, claims, ...(update ? { update } : {}) });
+    producer = await pdf.producer();
+    // While the helpers read their first pages: whoever is ahead reads more of the rest.
+    documentFacts = {
+      info: await pdf.info(),
+      bytes: byteFacts(bytes, { password: doc.password, maxPages: pdf.pageCount, objectStreams: report.objectStreams }),
     };
-    post(port, { type: "split", ...plan });
-    const { first, last } = plan.ranges[0]!;
-    const info = await pdf.info();
-    const own = await readRange(pdf, first, last, port);
-    // Read while the other ranges are still being extracted; the byte scan is linear and cheap.
-    own.documentFacts = { info, bytes: byteFacts(bytes, { password: doc.password, maxPages: pdf.pageCount, objectStreams: report.objectStreams }) };
-    const others = await askForParts(port, { first, last });
-    if (others) {
-      post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
-      const parsed = assembleParts([own, ...others], plan.pageCount, plan.producer, doc.bank, csv);
-      post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
-      return { parsed };
-    }
-    const firstOut: PagesOutput = { first, count: own.count, lines: encodeLines(own.lines), hasText: own.hasText, threadId, pageFacts: own.pageFacts, documentFacts: own.documentFacts };
-    return { split: { ...plan, first: firstOut } };
+    own = await readClaimed(pdf, new PageClaims(claims), "front", port);
   } finally {
     await pdf.close();
   }
+  const parts = await askForParts(port, own.blocks);
+  post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
+  const blocks = [...linesByBlock(own.blocks, own.lines, own.pageFacts), ...parts.flatMap((p) => linesByBlock(p.blocks, decodeLines(p.lines), p.pageFacts))];
+  const hasText = own.hasText || parts.some((p) => p.hasText);
+  const parsed = assembleBlocks(blocks, hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank, csv });
+  post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
+  return { parsed };
 }
 
-/** The other ranges' outputs if the main thread has them all already (see PortReply), else null. */
-function askForParts(port: MessagePort, read: { first: number; last: number }): Promise<PagesOutput[] | null> {
+/** The helpers' outputs, once they have handed in every page this task did not read (see PortReply). */
+function askForParts(port: MessagePort, blocks: ReadBlock[]): Promise<PagesOutput[]> {
   return new Promise((resolve) => {
     port.once("message", (r: PortReply) => resolve(r.parts));
-    post(port, { type: "want-parts", ...read, threadId });
+    post(port, { type: "want-parts", blocks: blocks.map(({ first, count }) => ({ first, count })), threadId });
   });
 }
 
 /**
- * Pages first..last of a document whose `parse` task already sniffed and guarded these same
- * (shared, never written) bytes, so neither is repeated per range.
+ * A helper: reads pages from the back of the claims of a document whose `parse` task already
+ * sniffed and guarded these same (shared, never written) bytes, so neither is repeated here.
  */
 async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOutputs["pages"]> {
   const { doc, port } = task;
+  const claims = new PageClaims(task.claims);
+  const encoder = new LinesEncoder();
+  // Started after every page was claimed (queued behind another document): nothing to open.
+  if (claims.exhausted()) return { blocks: [], lines: encoder.finish(), hasText: false, threadId, pageFacts: [] };
   const pdf = await openDocument(extractor, new Uint8Array(doc.bytes), { password: doc.password, update: task.update });
   try {
-    const encoder = new LinesEncoder();
-    const range = await readRange(pdf, task.first, Math.min(task.last, pdf.pageCount), port, encoder);
-    return { first: range.first, count: range.count, lines: encoder.finish(), hasText: range.hasText, threadId, pageFacts: range.pageFacts };
+    const read = await readClaimed(pdf, claims, "back", port, encoder);
+    return { blocks: read.blocks, lines: encoder.finish(), hasText: read.hasText, threadId, pageFacts: read.pageFacts };
   } finally {
     await pdf.close();
   }
 }
 
-/** A range's pages as layout lines (pageLines of each page, in page order). */
-interface RangeLines {
-  first: number;
-  count: number;
+/** What one task read: its blocks in read order, each with the number of lines its pages gave. */
+interface ClaimedLines {
+  blocks: ReadBlock[];
+  /** Lines of the blocks in read order (empty when they went to an encoder). */
   lines: Line[];
-  /** Some page of the range has text (a document with none at all is a scan). */
+  /** Some page read has text (a document with none at all is a scan). */
   hasText: boolean;
   pageFacts: PageFacts[];
-  documentFacts?: PagesOutput["documentFacts"];
 }
 
 /**
- * Reads pages first..last into lines, page by page: a page's text items are garbage as soon as
- * its lines are built, which keeps a large range's heap (and the collections it costs) small.
- * With an `encoder` (a range task's lines go to another worker), each page's lines go to it
- * while they are fresh, and `lines` stays empty.
+ * Reads pages claimed from one end until every page is claimed, each into lines: a page's text
+ * items are garbage as soon as its lines are built, which keeps the heap (and the collections it
+ * costs) small. With an `encoder` (a helper's lines go to another worker), each page's lines go to
+ * it while they are fresh, and `lines` stays empty.
  */
-async function readRange(pdf: OpenedPdf, first: number, last: number, port: MessagePort, encoder?: LinesEncoder): Promise<RangeLines> {
-  const lines: Line[] = [];
-  const facts: PageFacts[] = [];
-  let hasText = false;
-  for (let n = first; n <= last; n++) {
-    const page = await pdf.readPage(n);
-    hasText ||= page.items.length > 0;
-    const built = pageLines(page);
-    if (encoder) encoder.add(built);
-    else for (const line of built) lines.push(line);
-    facts.push(pageFacts(page));
-    post(port, { type: "page", number: n });
+async function readClaimed(pdf: OpenedPdf, claims: PageClaims, end: "front" | "back", port: MessagePort, encoder?: LinesEncoder): Promise<ClaimedLines> {
+  const out: ClaimedLines = { blocks: [], lines: [], hasText: false, pageFacts: [] };
+  for (let block = claims[end](); block; block = claims[end]()) {
+    let lineCount = 0;
+    for (let n = block.first; n < block.first + block.count; n++) {
+      const page = await pdf.readPage(n);
+      out.hasText ||= page.items.length > 0;
+      const built = pageLines(page);
+      lineCount += built.length;
+      if (encoder) encoder.add(built);
+      else for (const line of built) out.lines.push(line);
+      out.pageFacts.push(pageFacts(page));
+      post(port, { type: "page", number: n });
+    }
+    // Claims from the front follow one another: one block.
+    const last = out.blocks.at(-1);
+    if (last && last.first + last.count === block.first) {
+      last.count += block.count;
+      last.lines += lineCount;
+    } else out.blocks.push({ ...block, lines: lineCount });
   }
-  return { first, count: Math.max(0, last - first + 1), lines, hasText, pageFacts: facts };
+  return out;
 }
 
-/** Merges ranges (any order) in page order and assembles the statement. */
-function assembleParts(parts: (PagesOutput | RangeLines)[], pageCount: number, producer: string, bank: string | undefined, csv: boolean): Parsed {
-  const ordered = orderParts(parts, pageCount);
-  // The whole-document path checks this inside the engine (assertHasText); split ranges here.
-  if (pageCount > 0 && !ordered.some((p) => p.hasText)) throw scannedDocument();
-  const lines = ordered.flatMap((p) => (Array.isArray(p.lines) ? p.lines : decodeLines(p.lines)));
-  const response = assembleLines(lines, producer, { bank });
-  const document = ordered.find((p) => p.documentFacts)?.documentFacts;
-  // Every split parse has them (the planning task reads them); a missing one is a wiring mistake.
-  if (!document) throw new Error("the planning task's integrity facts are missing from the ranges");
-  const facts: DocumentFacts = { ...document, pages: ordered.flatMap((p) => p.pageFacts) };
+/** A run of pages read, with its lines and page facts. */
+interface BlockLines extends PageBlock {
+  lines: Line[];
+  facts: PageFacts[];
+}
+
+/** Cuts one task's lines and page facts (in read order) into its blocks. */
+function linesByBlock(blocks: ReadBlock[], lines: Line[], facts: PageFacts[]): BlockLines[] {
+  let l = 0;
+  let f = 0;
+  return blocks.map((b) => {
+    const cut = { first: b.first, count: b.count, lines: lines.slice(l, l + b.lines), facts: facts.slice(f, f + b.count) };
+    l += b.lines;
+    f += b.count;
+    return cut;
+  });
+}
+
+/** Every task's blocks (any order) merged in page order, assembled with the planning task's document facts. */
+function assembleBlocks(
+  blocks: BlockLines[],
+  hasText: boolean,
+  pageCount: number,
+  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined; csv: boolean },
+): Parsed {
+  const ordered = orderBlocks(blocks, pageCount);
+  // The whole-document path checks this inside the engine (assertHasText); split documents here.
+  if (pageCount > 0 && !hasText) throw scannedDocument();
+  const response = assembleLines(ordered.flatMap((b) => b.lines), ctx.producer, { bank: ctx.bank });
+  const facts: DocumentFacts = { ...ctx.documentFacts, pages: ordered.flatMap((b) => b.facts) };
   response.integrity = integrityOf(response, facts);
-  return serialise(response, csv);
+  return serialise(response, ctx.csv);
 }
-
-const assemble = (task: Extract<WorkerTask, { op: "assemble" }>): TaskOutputs["assemble"] =>
-  assembleParts(task.parts, task.pageCount, task.producer, task.bank, task.csv);
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
   const r = await redactDocument(ownCopy(task.doc), { password: task.doc.password, bank: task.doc.bank, limits: task.doc.limits, extractor });
@@ -220,13 +246,14 @@ async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<Task
 async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
   switch (task.op) {
     case "ping":
+      // PDFium's module is compiled once per thread (~0.1 s): a ready worker has it, so a helper's
+      // first document does not start that much behind its planning task.
+      if (extractor === "pdfium") await pdfium();
       return { threadId, instance };
     case "parse":
       return parse(task);
     case "pages":
       return pages(task);
-    case "assemble":
-      return assemble(task);
     case "redact":
       return redact(task);
   }

@@ -1,8 +1,8 @@
 import type { ProgressFn } from "../engine/types.ts";
 import { AppError, parseTimeout } from "../errors.ts";
-import { type PageRange, SPLIT_ABOVE_PAGES } from "./planner.ts";
+import { SPLIT_ABOVE_PAGES } from "./planner.ts";
 import type { WorkerPool } from "./pool.ts";
-import type { DocumentInput, PagesOutput, ResultKind } from "./tasks.ts";
+import type { DocumentInput, PagesOutput, ResultKind, SplitPlan } from "./tasks.ts";
 
 export interface DocumentRequest {
   kind: ResultKind;
@@ -26,14 +26,14 @@ export interface RunHooks {
   onProgress?: ProgressFn;
   /** Caller gone or shutdown: aborts the document's tasks in their workers. */
   signal?: AbortSignal;
-  /** Called with the thread id of each page range (tests observe the fan-out through it). */
+  /** Called with the thread id of each run of pages read (tests observe the fan-out through it). */
   onRange?: (range: { first: number; last: number; threadId: number }) => void;
 }
 
 /**
  * Runs one document through the pool within the time limit. A PDF above SPLIT_ABOVE_PAGES pages
- * is split into page ranges parsed on several workers, merged in page order, then assembled in a
- * worker; anything smaller is parsed whole in one worker.
+ * has its pages read on several workers (src/jobs/claims.ts) and is assembled by the task that
+ * planned the split; anything smaller is parsed whole in one worker.
  */
 export async function runDocument(ctx: RunnerContext, req: DocumentRequest, hooks: RunHooks = {}): Promise<DocumentResult> {
   const abort = new AbortController();
@@ -59,75 +59,55 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
   }
   const csv = kind === "csv";
   const workers = ctx.freeWorkers();
-  // A large PDF's first task plans the ranges and posts the plan before reading its own (the
-  // first) range; the other ranges start on other threads as soon as the plan arrives.
+  // A large PDF's task posts a split plan before reading any page; its helpers start on other
+  // threads as soon as it arrives and read pages from the back while it reads from the front.
   let done = 0;
   let total = 0;
-  const others: Promise<PagesOutput>[] = [];
-  const finished: PagesOutput[] = [];
-  /** Ranges whose task is running (it has read a page): they finish without waiting on anything. */
-  let running = 0;
-  /** The planning task's `want-parts`, held until the running ranges are all in. */
-  let heldReply: (() => void) | undefined;
+  const helpers: PagesOutput[] = [];
+  let helperPages = 0;
+  /** The planning task's `want-parts`, held until the helpers have handed in every page it did not read. */
+  let held: { pages: number; answer: () => void } | undefined;
   const failFast = (e: unknown): never => {
-    // One range failed: stop the others rather than let them run to no purpose.
+    // One task failed: stop the others rather than let them run to no purpose.
     if (!signal.aborted) abort.abort(e);
     throw signal.reason instanceof AppError ? signal.reason : e;
   };
   const onPage = () => hooks.onProgress?.({ stage: "extract", current: ++done, total });
-  const runRange = async (range: PageRange, update: Uint8Array | undefined): Promise<PagesOutput> => {
-    let started = false;
-    const onMessage = (m: { type: string }) => {
-      if (m.type !== "page") return;
-      if (!started) running++;
-      started = true;
-      onPage();
-    };
-    const out = await pool.run({ op: "pages", doc, first: range.first, last: range.last, ...(update ? { update } : {}) }, { signal, onMessage });
-    hooks.onRange?.({ ...range, threadId: out.threadId });
-    finished.push(out);
-    if (finished.length === others.length) heldReply?.();
-    return out;
+  const runHelper = async (plan: SplitPlan): Promise<void> => {
+    const { claims, update } = plan;
+    const out = await pool.run({ op: "pages", doc, claims, ...(update ? { update } : {}) }, { signal, onMessage: (m) => m.type === "page" && onPage() });
+    for (const b of out.blocks) hooks.onRange?.({ first: b.first, last: b.first + b.count - 1, threadId: out.threadId });
+    if (out.blocks.length === 0) return;
+    helpers.push(out);
+    helperPages += out.blocks.reduce((n, b) => n + b.count, 0);
+    if (held && helperPages >= held.pages) held.answer();
   };
-  const firstTask = pool.run(
-    { op: "parse", doc, csv, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
-    {
-      signal,
-      onMessage: (m, reply) => {
-        if (m.type === "progress") hooks.onProgress?.(m.progress);
-        else if (m.type === "page") onPage();
-        else if (m.type === "split") {
-          total = m.pageCount;
-          for (const range of m.ranges.slice(1)) {
-            const p = runRange(range, m.update).catch(failFast);
-            p.catch(() => {}); // observed below; this only keeps an early failure from being "unhandled"
-            others.push(p);
+  const first = await pool
+    .run(
+      { op: "parse", doc, csv, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
+      {
+        signal,
+        onMessage: (m, reply) => {
+          if (m.type === "progress") hooks.onProgress?.(m.progress);
+          else if (m.type === "page") onPage();
+          else if (m.type === "split") {
+            total = m.pageCount;
+            const { type: _, ...plan } = m;
+            // Not awaited: a helper queued behind another document starts after every page is
+            // claimed and reads none, and the result does not wait for it.
+            for (let h = 0; h < m.helpers; h++) runHelper(plan).catch(failFast).catch(() => {});
+          } else if (m.type === "want-parts") {
+            for (const b of m.blocks) hooks.onRange?.({ first: b.first, last: b.first + b.count - 1, threadId: m.threadId });
+            const pages = total - m.blocks.reduce((n, b) => n + b.count, 0);
+            const answer = () => reply({ type: "parts", parts: helpers });
+            if (helperPages >= pages) answer();
+            else held = { pages, answer };
           }
-        } else if (m.type === "want-parts") {
-          hooks.onRange?.({ first: m.first, last: m.last, threadId: m.threadId });
-          // The planning task assembles in place when the other ranges are in: its own lines then
-          // need no serialising, copying and parsing again in another task. It may wait for ranges
-          // that are running, never for one still queued (see PortReply).
-          const answer = () => reply({ type: "parts", parts: finished });
-          if (finished.length === others.length) answer();
-          else if (running === others.length) heldReply = answer;
-          else reply({ type: "parts", parts: null });
-        }
+        },
       },
-    },
-  );
-  let parsed;
-  const first = await firstTask.catch(failFast);
-  if ("parsed" in first) {
-    parsed = first.parsed;
-  } else {
-    const { pageCount, producer } = first.split;
-    const parts = [first.split.first, ...(await Promise.all(others))];
-    hooks.onProgress?.({ stage: "assemble", current: 0, total: 1 });
-    // Ranges come back in plan order (page order); the assembling worker merges and checks them.
-    parsed = await pool.run({ op: "assemble", parts, pageCount, producer, bank: doc.bank, csv }, { signal });
-    hooks.onProgress?.({ stage: "assemble", current: 1, total: 1 });
-  }
+    )
+    .catch(failFast);
+  const parsed = first.parsed;
   if (csv) return { kind, json: parsed.json, csv: parsed.csv ?? "" };
   return { kind, json: parsed.json };
 }

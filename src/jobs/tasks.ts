@@ -1,8 +1,9 @@
 import type { MessagePort } from "node:worker_threads";
 import type { Result } from "../errors.ts";
-import type { ByteFacts, InfoFacts, PageFacts } from "../engine/integrity/index.ts";
+import type { PageFacts } from "../engine/integrity/index.ts";
 import type { EngineLimits, Progress } from "../engine/types.ts";
 import type { PdfExtractorName } from "../engine/pdf/extractor-name.ts";
+import type { PageBlock } from "./claims.ts";
 import type { LinesWire } from "./lines-wire.ts";
 
 /**
@@ -23,23 +24,21 @@ export interface DocumentInput {
 }
 
 export type WorkerTask =
-  /** Loads the engine; answers once it is ready (readiness probe). */
+  /** Loads the engine (and PDFium, when it is the extractor); answers once it is ready (readiness probe). */
   | { op: "ping" }
   /**
    * Parses the whole document in this worker, unless it is a PDF with more than `split.above`
-   * pages: then it plans page ranges for `split.workers` threads, posts the plan (`split` port
-   * message) so the caller can start the other ranges at once, reads the first range itself with
-   * the document it already opened, then asks for the other ranges (`want-parts`): with them it
-   * answers `{ parsed }`, assembled in place; without, `{ split }` for an `assemble` task.
+   * pages and `split.workers` is above 1: then it posts a `split` port message (the caller starts
+   * the helper tasks at once), reads pages from the front of the shared claims
+   * (src/jobs/claims.ts) while the helpers read from the back, asks for the helpers' pages
+   * (`want-parts`) once every page is claimed, and assembles the statement itself.
    */
   | { op: "parse"; doc: DocumentInput; csv: boolean; split: { above: number; workers: number } | null; port: MessagePort }
   /**
-   * Extracts the text of pages first..last (1-based, inclusive); `update` is the plan's page-tree
-   * update, appended to this task's copy of the upload.
+   * Reads pages claimed from the back of `claims` until every page is claimed; `update` is the
+   * plan's page-tree update, appended to this task's copy of the upload.
    */
-  | { op: "pages"; doc: DocumentInput; first: number; last: number; update?: Uint8Array; port: MessagePort }
-  /** Layout inference and assembly over the range tasks' lines (`parts`, any order). */
-  | { op: "assemble"; parts: PagesOutput[]; pageCount: number; producer: string; bank?: string; csv: boolean }
+  | { op: "pages"; doc: DocumentInput; claims: SharedArrayBuffer; update?: Uint8Array; port: MessagePort }
   | { op: "redact"; doc: DocumentInput };
 
 /**
@@ -56,38 +55,35 @@ export interface Parsed {
 
 export interface SplitPlan {
   pageCount: number;
-  producer: string;
-  /** Contiguous, in page order; the first one is read by the task that planned them. */
-  ranges: { first: number; last: number }[];
+  /** Helper tasks to start, each reading pages from the back of `claims`. */
+  helpers: number;
+  /** The shared page counter (src/jobs/claims.ts). */
+  claims: SharedArrayBuffer;
   /** Incremental update that balances a flat page tree for pdf.js (src/engine/pdf/page-tree.ts); PDFium needs none. */
   update?: Uint8Array;
 }
-export type ParseOutput =
-  /** The first range's lines, for an `assemble` task. */
-  | { split: SplitPlan & { first: PagesOutput } }
-  /** The whole document, or a split one assembled in place. */
-  | { parsed: Parsed };
+/** The whole document parsed, or a split one assembled by its planning task. */
+export type ParseOutput = { parsed: Parsed };
+/** A run of pages read, and how many layout lines its pages gave (so the lines can be cut back into runs). */
+export interface ReadBlock extends PageBlock {
+  lines: number;
+}
+
 /**
- * A range's pages as layout lines (pageLines of each page, built in the worker that read them, so
- * that work is spread over the threads instead of left to the one assembling).
+ * The pages a helper task read, as layout lines (pageLines of each page, built in the worker that
+ * read them, so that work is spread over the threads instead of left to the one assembling).
  */
 export interface PagesOutput {
-  first: number;
-  /** Pages read, from `first` on. */
-  count: number;
-  /** Line[] of the range in page order, in the columnar wire form (src/jobs/lines-wire.ts). */
+  /** The runs of pages read, in the order they were read (the lines' order); none when the helper started after every page was claimed. */
+  blocks: ReadBlock[];
+  /** Line[] of the blocks in read order, in the columnar wire form (src/jobs/lines-wire.ts). */
   lines: LinesWire;
-  /** Some page of the range has text (a document with none at all is a scan). */
+  /** Some page read has text (a document with none at all is a scan). */
   hasText: boolean;
-  /** Worker thread that extracted the range (lets tests see the fan-out). */
+  /** Worker thread that read the pages (lets tests see the fan-out). */
   threadId: number;
-  /** Integrity facts of each page read (size, text-layer signals), in page order. */
+  /** Integrity facts of each page read, in read order. */
   pageFacts: PageFacts[];
-  /**
-   * Integrity facts of the whole document, read once by the planning task and carried by the first
-   * range's output to whichever task assembles.
-   */
-  documentFacts?: { info: InfoFacts; bytes: ByteFacts };
 }
 export interface RedactOutput {
   bytes: Uint8Array<ArrayBuffer>;
@@ -124,7 +120,6 @@ export interface TaskOutputs {
   ping: { threadId: number; instance: string };
   parse: ParseOutput;
   pages: PagesOutput;
-  assemble: Parsed;
   redact: RedactOutput;
 }
 
@@ -140,14 +135,17 @@ export type PortMessage =
   | { type: "progress"; progress: Progress }
   | { type: "page"; number: number }
   | ({ type: "split" } & SplitPlan)
-  /** The planning task has read its range (first..last) and asks for the others' (answered with PortReply). */
-  | { type: "want-parts"; first: number; last: number; threadId: number }
+  /**
+   * Every page is claimed: the planning task has read `blocks` and asks for the helpers' pages
+   * (answered with PortReply once they are all in).
+   */
+  | { type: "want-parts"; blocks: PageBlock[]; threadId: number }
   | { type: "end" };
 
 /**
- * The main thread's answer to `want-parts`: every other range's output, once they are all in;
- * null at once when some range's task has not started yet. A planning task may wait for running
- * tasks, never for queued ones: two documents' planning tasks each waiting for a range queued
- * behind the other would hold both threads for ever.
+ * The main thread's answer to `want-parts`: the outputs of the helpers that read pages, once they
+ * are all in. The planning task never waits for a helper still queued: a helper claims pages only
+ * once it runs, and one that starts after every page is claimed reads none (two documents'
+ * planning tasks each waiting for a helper queued behind the other would hold both threads for ever).
  */
-export type PortReply = { type: "parts"; parts: PagesOutput[] | null };
+export type PortReply = { type: "parts"; parts: PagesOutput[] };

@@ -3,10 +3,12 @@ import { PDFDocument } from "pdf-lib";
 import type { ParseResponse, Progress } from "../../src/engine/types.ts";
 import { AppError } from "../../src/errors.ts";
 import { DEFAULT_PDF_EXTRACTOR, PDF_EXTRACTORS } from "../../src/engine/pdf/extractor-name.ts";
-import { firstRangeBonus, orderParts, planRanges, rangeCount, splitCosts } from "../../src/jobs/planner.ts";
+import { Worker } from "node:worker_threads";
+import { CLAIM_PAGES, createClaims, type PageBlock, PageClaims } from "../../src/jobs/claims.ts";
+import { helperCount, orderBlocks } from "../../src/jobs/planner.ts";
 import { createWorkerPool, type RunOptions, type TaskInput, type WorkerPool } from "../../src/jobs/pool.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
-import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS } from "../../src/jobs/tasks.ts";
+import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS, type PagesOutput } from "../../src/jobs/tasks.ts";
 import { makeStatementPdf } from "./support/statement-pdf.ts";
 
 const share = (bytes: Uint8Array): SharedArrayBuffer => {
@@ -20,49 +22,67 @@ const doc = (bytes: Uint8Array, extra: Partial<DocumentInput> = {}): DocumentInp
   ...extra,
 });
 
-describe("planRanges / orderParts", () => {
-  test("covers every page once, in order, in near-equal ranges", () => {
-    expect(planRanges(24, 2)).toEqual([{ first: 1, last: 12 }, { first: 13, last: 24 }]);
-    expect(planRanges(10, 3)).toEqual([{ first: 1, last: 5 }, { first: 6, last: 10 }]);
-    expect(planRanges(3, 4)).toEqual([{ first: 1, last: 3 }]);
-    // The first range's bonus pages come out of the others', never below the minimum range.
-    expect(planRanges(2000, 2, 140)).toEqual([{ first: 1, last: 1070 }, { first: 1071, last: 2000 }]);
-    expect(planRanges(10, 2, 5)).toEqual([{ first: 1, last: 6 }, { first: 7, last: 10 }]);
-    // A negative bonus makes the first range smaller, never below the minimum range.
-    expect(planRanges(2000, 2, -11)).toEqual([{ first: 1, last: 995 }, { first: 996, last: 2000 }]);
-    expect(planRanges(12, 2, -100)).toEqual([{ first: 1, last: 4 }, { first: 5, last: 12 }]);
-    for (const [pages, workers, bonus] of [[25, 4, 0], [9, 2, 0], [100, 7, 0], [100, 7, 7], [9, 2, 3], [9, 2, -3], [100, 7, -20], [2000, 3, -50]] as const) {
-      const r = planRanges(pages, workers, bonus);
-      expect(r[0]!.first).toBe(1);
-      expect(r.at(-1)!.last).toBe(pages);
-      r.slice(1).forEach((x, i) => expect(x.first).toBe(r[i]!.last + 1));
-      for (const x of r) expect(x.last - x.first + 1).toBeGreaterThanOrEqual(4);
-    }
-  }, 60_000);
-  test("the first range's bonus evens out what the planning task and the others do besides reading", () => {
-    for (const [c, pages, workers] of PDF_EXTRACTORS.flatMap((e) => ([[2000, 2], [2000, 3], [500, 2], [24, 2]] as const).map(([p, w]) => [splitCosts(e), p, w] as const))) {
-      const parts = rangeCount(pages, workers);
-      const [first, ...others] = planRanges(pages, workers, firstRangeBonus(pages, parts, c));
-      const size = (r: { first: number; last: number }) => r.last - r.first + 1;
-      const planner = size(first!) * c.readPerPage + pages * c.byteFactsPerPage;
-      const slowest = Math.max(...others.map((r) => c.open + size(r) * (c.readPerPage + c.encodePerPage)));
-      // The planning task ends last, by at most two pages of reading: the bonus is rounded up, and
-      // planRanges may give the first range one page of the remainder too.
-      expect(planner).toBeGreaterThanOrEqual(slowest - c.readPerPage);
-      expect(planner - slowest).toBeLessThanOrEqual(2 * c.readPerPage + 1);
-    }
-    // On the bench statement the byte facts outweigh opening again: the planner reads fewer pages.
-    for (const e of PDF_EXTRACTORS) {
-      expect(firstRangeBonus(2000, 2, splitCosts(e))).toBeLessThan(0);
-      expect(firstRangeBonus(2000, 1, splitCosts(e))).toBe(0);
-    }
+describe("PageClaims / helperCount / orderBlocks", () => {
+  const pagesOf = (blocks: PageBlock[]) => blocks.flatMap((b) => Array.from({ length: b.count }, (_, i) => b.first + i));
+
+  test("front and back claims meet in the middle, each page once, the set-apart pages going to a helper's first claim", () => {
+    const buffer = createClaims(24, 1);
+    const planner = new PageClaims(buffer);
+    const helper = new PageClaims(buffer);
+    // The helper's first claim is the last CLAIM_PAGES pages, whatever the planner has read.
+    expect(planner.front()).toEqual({ first: 1, count: CLAIM_PAGES });
+    expect(helper.back()).toEqual({ first: 24 - CLAIM_PAGES + 1, count: CLAIM_PAGES });
+    expect(helper.back()).toEqual({ first: 20 - CLAIM_PAGES + 1, count: CLAIM_PAGES });
+    const rest: PageBlock[] = [];
+    for (let b = planner.front(); b; b = planner.front()) rest.push(b);
+    expect(pagesOf(rest)).toEqual(Array.from({ length: 12 }, (_, i) => i + 5));
+    expect(helper.back()).toBeNull();
+    expect(planner.exhausted()).toBe(true);
   });
-  test("orders out-of-order ranges by first page and refuses gaps, overlaps and short covers", () => {
-    expect(orderParts([{ first: 3, count: 2 }, { first: 1, count: 2 }], 4).map((p) => p.first)).toEqual([1, 3]);
-    expect(() => orderParts([{ first: 1, count: 1 }, { first: 3, count: 1 }], 3)).toThrow();
-    expect(() => orderParts([{ first: 1, count: 2 }, { first: 2, count: 2 }], 3)).toThrow();
-    expect(() => orderParts([{ first: 1, count: 2 }], 3)).toThrow();
+
+  test("a helper that never starts leaves its set-apart pages to the planner", () => {
+    const planner = new PageClaims(createClaims(10, 2));
+    const got: PageBlock[] = [];
+    for (let b = planner.front(); b; b = planner.front()) got.push(b);
+    expect(pagesOf(got)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(new PageClaims(createClaims(3, 2)).back()).toEqual({ first: 1, count: 3 });
+  });
+
+  test("threads claiming at once from both ends get every page exactly once", async () => {
+    const pageCount = 200_000;
+    const buffer = createClaims(pageCount, 3);
+    const go = new SharedArrayBuffer(4);
+    const helpers = Array.from({ length: 3 }, () => new Worker(new URL("./support/claimer.ts", import.meta.url), { workerData: { buffer, go } }));
+    const message = (w: Worker) => new Promise<unknown>((resolve, reject) => (w.once("message", resolve), w.once("error", reject)));
+    await Promise.all(helpers.map(message));
+    const answers = helpers.map((w) => message(w) as Promise<PageBlock[]>);
+    Atomics.store(new Int32Array(go), 0, 1);
+    Atomics.notify(new Int32Array(go), 0);
+    const planner = new PageClaims(buffer);
+    const own: PageBlock[] = [];
+    for (let b = planner.front(1); b; b = planner.front(1)) own.push(b);
+    const all = [own, ...(await Promise.all(answers))];
+    await Promise.all(helpers.map((w) => w.terminate()));
+    expect(pagesOf(all.flat()).sort((a, b) => a - b)).toEqual(Array.from({ length: pageCount }, (_, i) => i + 1));
+    // The planner and the helpers both claimed: they ran at once (on 2 cores one helper may wake too late to get any).
+    expect(own.length).toBeGreaterThan(0);
+    expect(all.slice(1).flat().length).toBeGreaterThan(0);
   }, 60_000);
+
+  test("helpers: one per other worker, none with fewer than MIN_PAGES_PER_TASK pages on an even share", () => {
+    expect(helperCount(2000, 2)).toBe(1);
+    expect(helperCount(2000, 1)).toBe(0);
+    expect(helperCount(24, 4)).toBe(3);
+    expect(helperCount(9, 4)).toBe(1);
+    expect(helperCount(7, 2)).toBe(0);
+  });
+
+  test("orders blocks by first page and refuses gaps, overlaps and short covers", () => {
+    expect(orderBlocks([{ first: 3, count: 2 }, { first: 1, count: 2 }], 4).map((p) => p.first)).toEqual([1, 3]);
+    expect(() => orderBlocks([{ first: 1, count: 1 }, { first: 3, count: 1 }], 3)).toThrow();
+    expect(() => orderBlocks([{ first: 1, count: 2 }, { first: 2, count: 2 }], 3)).toThrow();
+    expect(() => orderBlocks([{ first: 1, count: 2 }], 3)).toThrow();
+  });
 });
 
 describe("worker pool with the real engine", () => {
@@ -79,13 +99,13 @@ describe("worker pool with the real engine", () => {
       { kind: "json", doc: doc(bytes) },
       { onRange: (r) => ranges.push(r), onProgress: (p) => progress.push(p) },
     );
-    expect(ranges.length).toBe(2);
     expect(new Set(ranges.map((r) => r.threadId)).size).toBe(2);
-    // On 24 pages the other task's opening the document again outweighs the byte facts: the
-    // planning task reads more (see firstRangeBonus).
-    const [first] = planRanges(24, 2, firstRangeBonus(24, 2, splitCosts(DEFAULT_PDF_EXTRACTOR)));
-    expect(first!.last).toBeGreaterThan(12);
-    expect(ranges.map((r) => [r.first, r.last]).sort((a, b) => a[0]! - b[0]!)).toEqual([[1, first!.last], [first!.last + 1, 24]]);
+    // The runs of pages the two threads read cover the document once; the helper's first claim
+    // is the last pages (set apart for it), the planning task's the first.
+    const covered = ranges.flatMap((r) => Array.from({ length: r.last - r.first + 1 }, (_, i) => r.first + i)).sort((a, b) => a - b);
+    expect(covered).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    const threadOf = (page: number) => ranges.find((r) => r.first <= page && page <= r.last)!.threadId;
+    expect(threadOf(24)).not.toBe(threadOf(1));
     // One progress message per page, counting up to the total without a gap.
     const pages = progress.filter((p) => p.stage === "extract");
     expect(pages.map((p) => p.current)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
@@ -101,16 +121,16 @@ describe("worker pool with the real engine", () => {
     expect(response.transactions.at(-1)!.narration).toContain("POS PURCHASE SHOP 528");
   }, 60_000);
 
-  type Timing = "queued ranges" | "running ranges" | "finished ranges";
+  type Timing = "queued helper" | "running helper" | "finished helper";
   /**
    * The pool as the runner sees it, with the timing of one split document under the test's
-   * control, relative to the planning task asking for the other ranges (`want-parts`): the other
-   * range's task "queued" (not started until then), "running" (started, its result held until
-   * then) or "finished" (the question held until it is in). Records the ops that ran.
+   * control, relative to the planning task asking for the helper's pages (`want-parts`): the
+   * helper "queued" (not started until then), "running" (started, its result held until then) or
+   * "finished" (the question held until it is in). Records the ops that ran and the helper's output.
    */
-  function timedPool(timing: Timing): WorkerPool & { ops: string[] } {
+  function timedPool(timing: Timing): WorkerPool & { ops: string[]; helpers: Promise<PagesOutput>[] } {
     const ops: string[] = [];
-    const ranges: Promise<unknown>[] = [];
+    const helpers: Promise<PagesOutput>[] = [];
     const gate = () => {
       let open!: () => void;
       const opened = new Promise<void>((resolve) => (open = resolve));
@@ -121,15 +141,16 @@ describe("worker pool with the real engine", () => {
     return {
       ...pool,
       ops,
+      helpers,
       run: (async (task: TaskInput, options: RunOptions = {}) => {
         ops.push(task.op);
         if (task.op === "pages") {
-          if (timing === "queued ranges") await asked.opened;
+          if (timing === "queued helper") await asked.opened;
           const onMessage = options.onMessage;
           const out = pool.run(task, { ...options, onMessage: (m, reply) => (started.open(), onMessage?.(m, reply)) });
-          ranges.push(out);
+          helpers.push(out);
           const value = await out;
-          if (timing === "running ranges") await asked.opened;
+          if (timing === "running helper") await asked.opened;
           return value;
         }
         const onMessage = options.onMessage;
@@ -138,9 +159,9 @@ describe("worker pool with the real engine", () => {
           onMessage: (m, reply) => {
             if (m.type !== "want-parts") return onMessage?.(m, reply);
             const ask = () => (onMessage?.(m, reply), asked.open());
-            // Sleeps: the runner's own .then()s on a finished range run first.
-            if (timing === "finished ranges") void Promise.all(ranges).then(() => Bun.sleep(0)).then(ask);
-            else if (timing === "running ranges") void started.opened.then(() => Bun.sleep(0)).then(ask);
+            // Sleeps: the runner's own .then()s on a finished helper run first.
+            if (timing === "finished helper") void Promise.all(helpers).then(() => Bun.sleep(0)).then(ask);
+            else if (timing === "running helper") void started.opened.then(() => Bun.sleep(0)).then(ask);
             else ask();
           },
         });
@@ -148,20 +169,25 @@ describe("worker pool with the real engine", () => {
     };
   }
 
-  for (const timing of ["queued ranges", "running ranges", "finished ranges"] as const) {
-    const inPlace = timing !== "queued ranges";
-    test(`split with ${timing}: assembled ${inPlace ? "in place" : "in an assemble task"}, same result as whole`, async () => {
+  for (const timing of ["queued helper", "running helper", "finished helper"] as const) {
+    const queued = timing === "queued helper";
+    test(`split with a ${timing}: ${queued ? "the planning task reads every page" : "both threads read"}, same result as whole`, async () => {
       const bytes = await makeStatementPdf({ pages: 24 });
       const timed = timedPool(timing);
       const progress: Progress[] = [];
-      const ranges: number[] = [];
+      const ranges: { first: number; last: number; threadId: number }[] = [];
       const split = await runDocument(
         { pool: timed, timeoutMs: 120_000, freeWorkers: () => 2 },
         { kind: "csv", doc: doc(bytes) },
-        { onProgress: (p) => progress.push(p), onRange: (r) => ranges.push(r.first) },
+        { onProgress: (p) => progress.push(p), onRange: (r) => ranges.push(r) },
       );
-      expect(timed.ops).toEqual(inPlace ? ["parse", "pages"] : ["parse", "pages", "assemble"]);
-      expect(ranges.sort((a, b) => a - b)).toEqual([1, planRanges(24, 2, firstRangeBonus(24, 2, splitCosts(DEFAULT_PDF_EXTRACTOR)))[1]!.first]);
+      const covered = ranges.flatMap((r) => Array.from({ length: r.last - r.first + 1 }, (_, i) => r.first + i)).sort((a, b) => a - b);
+      expect(covered).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+      expect(new Set(ranges.map((r) => r.threadId)).size).toBe(queued ? 1 : 2);
+      // A helper that starts after every page is claimed reads none, and the result did not wait for it.
+      const [helper] = await Promise.all(timed.helpers);
+      expect(helper!.blocks.length === 0).toBe(queued);
+      expect(timed.ops).toEqual(["parse", "pages"]);
       expect(progress.filter((p) => p.stage === "assemble")).toEqual([{ stage: "assemble", current: 0, total: 1 }, { stage: "assemble", current: 1, total: 1 }]);
       const whole = await runDocument({ pool, timeoutMs: 120_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
       if (split.kind !== "csv" || whole.kind !== "csv") throw new Error("expected csv results");
@@ -183,7 +209,8 @@ describe("worker pool with the real engine", () => {
       ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).errorClass).toBe("scanned_document");
-      expect(ranges).toBe(workers === 2 ? 2 : 0);
+      // Split: at least the planning task's run of pages; whole: none.
+      expect(ranges > 0).toBe(workers === 2);
     }
   }, 60_000);
 
