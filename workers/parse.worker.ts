@@ -124,7 +124,7 @@ async function splitAndAssemble(
     };
     own = await readClaimed(pdf, new PageClaims(claims), "front", port);
   } finally {
-    await pdf.close();
+    closeAfterAnswer(pdf);
   }
   const parts = await askForParts(port, own.blocks);
   post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
@@ -158,7 +158,7 @@ async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOu
     const read = await readClaimed(pdf, claims, "back", port, encoder);
     return { blocks: read.blocks, lines: encoder.finish(), hasText: read.hasText, threadId, pageFacts: read.pageFacts };
   } finally {
-    await pdf.close();
+    closeAfterAnswer(pdf);
   }
 }
 
@@ -259,6 +259,17 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
   }
 }
 
+/**
+ * Documents of a split parse, closed once the task has answered: closing a 2,000-page document
+ * takes PDFium ~70 ms, which the planning task's assembly (and a helper's hand-over, which the
+ * planning task waits for) should not wait behind.
+ */
+const toClose: OpenedPdf[] = [];
+const closeAfterAnswer = (pdf: OpenedPdf) => void toClose.push(pdf);
+const closeDeferred = () => {
+  for (const pdf of toClose.splice(0)) pdf.close().catch((e: unknown) => console.error("parse worker: closing a document:", e));
+};
+
 // When the heap is checked: see HEAP_CHECK_IDLE_MS.
 let uncheckedTasks = 0;
 let heapCheck: ReturnType<typeof setTimeout> | undefined;
@@ -286,6 +297,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
       task.port.close();
     }
     // Macrotasks run once Piscina has posted the answer.
+    if (toClose.length > 0) setImmediate(closeDeferred);
     if (++uncheckedTasks >= HEAP_CHECK_EVERY) setImmediate(checkHeap);
     else heapCheck = setTimeout(checkHeap, HEAP_CHECK_IDLE_MS);
   }
