@@ -143,6 +143,32 @@ function decodeName(raw: string): string {
   return raw.includes("#") ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
 }
 
+/**
+ * The longest name the scan or the filter table (filters.ts) compares with ("RunLengthDecode").
+ * Longer names all mean the same to it: nothing.
+ */
+export const LONGEST_KNOWN_NAME = 15;
+/** What every longer name reads as: the empty name, which the scan never takes for a known one. */
+export const OTHER_NAME = "";
+
+/**
+ * The name whose bytes (after the `/`) are start..end, decoded; OTHER_NAME, without making a
+ * string of it, when it cannot decode to a name LONGEST_KNOWN_NAME long or shorter (a `#xx`
+ * escape is three bytes for one). pdf-lib writes a fresh 20-odd-byte font key per page and use,
+ * hundreds of thousands in a long statement, and none of them is a name the scan reads.
+ */
+function nameAt(bytes: Uint8Array, buf: Buffer, start: number, end: number): string {
+  const length = end - start;
+  if (length > LONGEST_KNOWN_NAME * 3) return OTHER_NAME;
+  if (length > LONGEST_KNOWN_NAME) {
+    let escaped = false;
+    for (let k = start; k < end && !escaped; k++) escaped = bytes[k] === 0x23; /* # */
+    if (!escaped) return OTHER_NAME;
+  }
+  const name = decodeName(buf.toString("latin1", start, end));
+  return name.length > LONGEST_KNOWN_NAME ? OTHER_NAME : name;
+}
+
 export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = Number.POSITIVE_INFINITY, objectStarts: ObjectStart[] = []): PdfSyntax {
   const n = bytes.length;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -185,29 +211,33 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
     }
     return true;
   };
-  /** A value (scalar or closed container) arrived in the current container. */
-  const value = (v: { name?: string; num?: number; names?: string[]; kids?: ArrayFrame }) => {
+  /**
+   * A value (scalar or closed container) arrived in the current container: a name, a number, a
+   * closed array, or (all three absent) anything else. Plain arguments, not an object per token:
+   * an object stream of a long statement holds a million tokens.
+   */
+  const value = (name: string | undefined, num: number | undefined, array: ArrayFrame | undefined) => {
     const f = top();
     if (!f) return;
     if (f.kind === "array") {
-      if (v.name !== undefined && f.names.length < MAX_ARRAY_NAMES) f.names.push(v.name);
+      if (name !== undefined && f.names.length < MAX_ARRAY_NAMES) f.names.push(name);
       return;
     }
     if (f.key === null) {
-      if (v.name !== undefined) f.key = v.name; // a name where a key belongs is the next key
+      if (name !== undefined) f.key = name; // a name where a key belongs is the next key
       return; // the generation number of an `N G R` reference
     }
     const key = f.key;
-    if (key === "Type" && v.name !== undefined) f.type = v.name;
-    else if (key === "Count" && v.num !== undefined) f.count = v.num;
-    else if (key === "Length" && v.num !== undefined) f.length = v.num;
-    else if (key === "Filter") f.filters = v.name !== undefined ? [v.name] : (v.names ?? []);
-    else if (key === "Subtype" && v.name !== undefined) f.subtype = v.name;
-    else if (key === "N" && v.num !== undefined) f.n = v.num;
-    else if (key === "First" && v.num !== undefined) f.first = v.num;
-    else if (key === "Kids" && v.kids?.refs) {
-      f.kids = v.kids.refs;
-      f.kidsAt = [v.kids.start, i];
+    if (key === "Type" && name !== undefined) f.type = name;
+    else if (key === "Count" && num !== undefined) f.count = num;
+    else if (key === "Length" && num !== undefined) f.length = num;
+    else if (key === "Filter") f.filters = name !== undefined ? [name] : (array?.names ?? []);
+    else if (key === "Subtype" && name !== undefined) f.subtype = name;
+    else if (key === "N" && num !== undefined) f.n = num;
+    else if (key === "First" && num !== undefined) f.first = num;
+    else if (key === "Kids" && array?.refs) {
+      f.kids = array.refs;
+      f.kidsAt = [array.start, i];
     }
     f.lastKey = key;
     f.key = null;
@@ -222,7 +252,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
       } else if (currentObj && f.type === "Pages" && f.kids && f.kidsAt) {
         out.pagesNodes.push({ ...currentObj, count: f.count, kids: f.kids, dict: bytes.slice(f.start, i), kidsAt: [f.kidsAt[0] - f.start, f.kidsAt[1] - f.start] });
       }
-    } else value({});
+    } else value(undefined, undefined, undefined);
   };
 
   let i = 0;
@@ -259,7 +289,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
         else if (b === 0x29 && --depth === 0) break;
       }
       i++;
-      value({});
+      value(undefined, undefined, undefined);
     } else if (c === 0x3c /* < */) {
       if (bytes[i + 1] === 0x3c) {
         i += 2;
@@ -267,7 +297,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
       } else {
         const end = buf.indexOf(0x3e, i);
         i = end < 0 ? n : end + 1;
-        value({});
+        value(undefined, undefined, undefined);
       }
     } else if (c === 0x3e /* > */) {
       i += bytes[i + 1] === 0x3e ? 2 : 1;
@@ -286,17 +316,17 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
       const f = top();
       if (f?.kind === "array") {
         stack.pop();
-        value({ names: f.names, kids: f });
+        value(undefined, undefined, f);
       }
     } else if (c === 0x7b || c === 0x7d || c === 0x29) {
       i++; // PostScript calculator braces and stray parentheses carry nothing we need
     } else if (c === 0x2f /* / */) {
       const start = ++i;
       while (i < n && !WS[bytes[i]!] && !DELIM[bytes[i]!]) i++;
-      const name = decodeName(buf.toString("latin1", start, i));
+      const name = nameAt(bytes, buf, start, i);
       if (name === "JavaScript" || name === "JS") out.javaScript = true;
       else if (name === "EmbeddedFile" || name === "EmbeddedFiles") out.embeddedFiles = true;
-      value({ name });
+      value(name, undefined, undefined);
     } else {
       const start = i;
       while (i < n && !WS[bytes[i]!] && !DELIM[bytes[i]!]) i++;
@@ -349,7 +379,7 @@ export function scanPdfSyntax(bytes: Uint8Array, maxDepth: number, maxStreams = 
           num2 = num1;
           num1 = num;
         }
-        value(Number.isNaN(num) ? {} : { num });
+        value(undefined, Number.isNaN(num) ? undefined : num, undefined);
       }
     }
   }
