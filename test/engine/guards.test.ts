@@ -136,6 +136,18 @@ describe("decompression bombs", () => {
     const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
     const e = await rejection(guardPdf(bombPdf(streamObject("/Filter /Fl#61teDecode", bomb))));
     expect(e.errorClass).toBe("payload_too_large");
+    // Escaped whole, the name is three times as long as what it decodes to: still read.
+    const escaped = [..."RunLengthDecode"].map((ch) => `#${ch.charCodeAt(0).toString(16)}`).join("");
+    const runs = new Uint8Array(2 * 1024 * 1024).map((_, k) => (k % 2 === 0 ? 129 : 0x41)); // 128 bytes each
+    const e2 = await rejection(guardPdf(bombPdf(streamObject(`/Filter [/${escaped}]`, runs)), { maxStreamInflatedBytes: 16 * MiB }));
+    expect(e2.errorClass).toBe("payload_too_large");
+  });
+  test("long names, of which a statement can hold hundreds of thousands, change nothing the scan reads", async () => {
+    const keys = Array.from({ length: 2_000 }, (_, k) => `/Helvetica-Bold-${1_000_000_000 + k} 5 0 R`).join("\n");
+    const pdf = latin1(`%PDF-1.7\n1 0 obj\n<< /Type /Pages /Kids [] /Count 3 /Resources << /Font << ${keys} >> >> >>\nendobj\n`);
+    const report = await guardPdf(pdf);
+    expect(report.pagesCountClaim).toBe(3);
+    expect(report.maxDepth).toBe(3);
   });
   test("a /Length that lies does not hide the stream's real extent", async () => {
     const bomb = zlibBomb(new Uint8Array(MiB), 100).data;
