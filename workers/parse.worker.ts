@@ -17,6 +17,7 @@ import { pdfium, pdfiumMemoryBytes } from "../src/engine/pdf/pdfium/load.ts";
 import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
+import { responseJson } from "../src/engine/response-json.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
 import { createClaims, type PageBlock, PageClaims } from "../src/jobs/claims.ts";
@@ -67,7 +68,7 @@ function overHeapLimit(): boolean {
 const ownCopy = (doc: DocumentInput): Uint8Array => new Uint8Array(doc.bytes).slice();
 
 const serialise = (response: ParseResponse, csv: boolean): Parsed =>
-  csv ? { json: JSON.stringify(response), csv: toCsv(response) } : { json: JSON.stringify(response) };
+  csv ? { json: responseJson(response), csv: toCsv(response) } : { json: responseJson(response) };
 
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;

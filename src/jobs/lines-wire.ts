@@ -68,9 +68,13 @@ export class LinesEncoder {
     for (const line of lines) this.addLine(line);
   }
 
-  /** The lines added so far, in the wire form (arrays cut to their length). */
+  /**
+   * The lines added so far, in the wire form (arrays cut to their length). The arrays are backed by
+   * shared memory: a message carrying them, from the helper to the main thread and on to the
+   * planning task, shares them instead of copying ~11 MB each time on the bench statement.
+   */
   finish(): LinesWire {
-    return { ints: this.ints.slice(0, this.i), nums: this.nums.slice(0, this.n), text: this.strings.join() };
+    return { ints: shared(Int32Array, this.ints.subarray(0, this.i)), nums: shared(Float64Array, this.nums.subarray(0, this.n)), text: this.strings.join() };
   }
 
   private room(ints: number, nums: number): void {
@@ -151,6 +155,13 @@ export class LinesEncoder {
     this.i = i;
     this.n = n;
   }
+}
+
+/** A copy of `from` in a SharedArrayBuffer of its own. */
+function shared<T extends Int32Array | Float64Array>(Kind: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, from: T): T {
+  const to = new Kind(new SharedArrayBuffer(from.length * Kind.BYTES_PER_ELEMENT));
+  to.set(from);
+  return to;
 }
 
 export function encodeLines(lines: readonly Line[]): LinesWire {
