@@ -25,6 +25,9 @@ export interface PageBlock {
   count: number;
 }
 
+/** How many pages the blocks hold. */
+export const pagesIn = (blocks: readonly PageBlock[]): number => blocks.reduce((n, b) => n + b.count, 0);
+
 const LOCK = 0;
 /**
  * Two regions, each a next unclaimed page from the front and a last unclaimed page from the back

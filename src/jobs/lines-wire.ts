@@ -2,11 +2,11 @@ import type { Cell, CellKind, Token } from "../engine/layout/cells.ts";
 import type { Line } from "../engine/layout/lines.ts";
 
 /**
- * Layout lines in a columnar form for the hop between workers (a range task's lines to the task
- * that assembles). As JSON text, a 1,000-page range of the bench statement cost 260-320 ms
- * (stringify in one worker, parse in the other); this form, 80-110 ms: a few typed arrays and one
- * string, which structured clone copies as flat memory (a SharedArrayBuffer-backed array decodes
- * the same), and decoding only slices that string.
+ * Layout lines in a columnar form for the hop between workers (a helper's lines to the task that
+ * assembles). As JSON text, a 1,000-page range of the bench statement cost 260-320 ms
+ * (stringify in one worker, parse in the other); this form, 80-110 ms, now ~50: a few typed arrays
+ * in shared memory (the messages share them, see finish) and one string, and decoding only slices
+ * that string.
  *
  * Round trip is exact: every number is a float64 (so -0, NaN and Infinity survive, unlike JSON),
  * every string comes back equal, and optional fields (`bottom`, `words`) are present exactly when

@@ -1,5 +1,6 @@
 import type { ProgressFn } from "../engine/types.ts";
 import { AppError, parseTimeout } from "../errors.ts";
+import { type PageBlock, pagesIn } from "./claims.ts";
 import { SPLIT_ABOVE_PAGES } from "./planner.ts";
 import type { WorkerPool } from "./pool.ts";
 import type { DocumentInput, PagesOutput, ResultKind, SplitPlan } from "./tasks.ts";
@@ -18,7 +19,7 @@ export type DocumentResult =
 export interface RunnerContext {
   pool: WorkerPool;
   timeoutMs: number;
-  /** Threads this document may use for its page ranges right now (at least 1). */
+  /** Threads this document may use to read its pages right now (at least 1). */
   freeWorkers(): number;
 }
 
@@ -73,13 +74,16 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
     throw signal.reason instanceof AppError ? signal.reason : e;
   };
   const onPage = () => hooks.onProgress?.({ stage: "extract", current: ++done, total });
+  const report = (blocks: readonly PageBlock[], threadId: number) => {
+    for (const b of blocks) hooks.onRange?.({ first: b.first, last: b.first + b.count - 1, threadId });
+  };
   const runHelper = async (plan: SplitPlan): Promise<void> => {
     const { claims, update } = plan;
     const out = await pool.run({ op: "pages", doc, claims, ...(update ? { update } : {}) }, { signal, onMessage: (m) => m.type === "page" && onPage() });
-    for (const b of out.blocks) hooks.onRange?.({ first: b.first, last: b.first + b.count - 1, threadId: out.threadId });
+    report(out.blocks, out.threadId);
     if (out.blocks.length === 0) return;
     helpers.push(out);
-    helperPages += out.blocks.reduce((n, b) => n + b.count, 0);
+    helperPages += pagesIn(out.blocks);
     if (held && helperPages >= held.pages) held.answer();
   };
   const first = await pool
@@ -97,8 +101,8 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
             // claimed and reads none, and the result does not wait for it.
             for (let h = 0; h < m.helpers; h++) runHelper(plan).catch(failFast).catch(() => {});
           } else if (m.type === "want-parts") {
-            for (const b of m.blocks) hooks.onRange?.({ first: b.first, last: b.first + b.count - 1, threadId: m.threadId });
-            const pages = total - m.blocks.reduce((n, b) => n + b.count, 0);
+            report(m.blocks, m.threadId);
+            const pages = total - pagesIn(m.blocks);
             const answer = () => reply({ type: "parts", parts: helpers });
             if (helperPages >= pages) answer();
             else held = { pages, answer };

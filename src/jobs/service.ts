@@ -182,7 +182,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       const result = await runDocument(ctx, { kind: upload.kind, doc }, {
         ...hooks,
         signal,
-        onRange: (r) => log.debug("page range parsed", { first: r.first, last: r.last, thread: r.threadId }),
+        onRange: (r) => log.debug("pages read", { first: r.first, last: r.last, thread: r.threadId }),
       });
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();
