@@ -129,9 +129,13 @@ async function splitAndAssemble(
   }
   const parts = await askForParts(port, own.blocks);
   post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
-  const blocks = [...linesByBlock(own.blocks, own.lines, own.pageFacts), ...parts.flatMap((p) => linesByBlock(p.blocks, decodeLines(p.lines), p.pageFacts))];
   const hasText = own.hasText || parts.some((p) => p.hasText);
-  const parsed = assembleBlocks(blocks, hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank, csv });
+  const blocks = [...linesByBlock(own.blocks, own.lines, own.pageFacts), ...parts.flatMap((p) => linesByBlock(p.blocks, decodeLines(p.lines), p.pageFacts))];
+  // Nothing of the lines is held past assembly: the JSON is written with them already garbage.
+  own.lines = [];
+  parts.length = 0;
+  const response = assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank });
+  const parsed = serialise(response, csv);
   post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
   return { parsed };
 }
@@ -221,20 +225,20 @@ function linesByBlock(blocks: ReadBlock[], lines: Line[], facts: PageFacts[]): B
   });
 }
 
-/** Every task's blocks (any order) merged in page order, assembled with the planning task's document facts. */
+/** Every task's blocks (any order) merged in page order, assembled, with the planning task's document facts judged. */
 function assembleBlocks(
   blocks: BlockLines[],
   hasText: boolean,
   pageCount: number,
-  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined; csv: boolean },
-): Parsed {
+  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined },
+): ParseResponse {
   const ordered = orderBlocks(blocks, pageCount);
   // The whole-document path checks this inside the engine (assertHasText); split documents here.
   if (pageCount > 0 && !hasText) throw scannedDocument();
   const response = assembleLines(ordered.flatMap((b) => b.lines), ctx.producer, { bank: ctx.bank });
   const facts: DocumentFacts = { ...ctx.documentFacts, pages: ordered.flatMap((b) => b.facts) };
   response.integrity = integrityOf(response, facts);
-  return serialise(response, ctx.csv);
+  return response;
 }
 
 async function redact(task: Extract<WorkerTask, { op: "redact" }>): Promise<TaskOutputs["redact"]> {
