@@ -202,11 +202,10 @@ function anchorLines(body: Line[]): Line[] {
   return body.filter((l) => l.cells.some((c) => c.kind === "money"));
 }
 
-function learnTextBands(out: Column[], body: Line[], tol: number): void {
+/** `anchors`: anchorLines of the body under the header. */
+function learnTextBands(out: Column[], anchors: Line[], tol: number): void {
   const cells: Cell[] = [];
-  let anchors = 0;
-  for (const line of anchorLines(body)) {
-    anchors++;
+  for (const line of anchors) {
     for (const c of line.cells) if (c.kind === "text" || c.kind === "integer") cells.push(c);
   }
   if (cells.length === 0) return;
@@ -217,7 +216,7 @@ function learnTextBands(out: Column[], body: Line[], tol: number): void {
     e.x0 = Math.min(e.x0, c.x0);
     e.x1 = Math.max(e.x1, c.x1);
   });
-  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors);
+  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors.length);
   out.forEach((col, j) => {
     if (!TEXTUAL.has(col.role)) return;
     const centre = (col.x0 + col.x1) / 2;
@@ -351,9 +350,13 @@ export function alignedGroups(cells: Cell[], tol: number): Group[] {
  * not used. (An "Amount" heading without figures of its own is a group heading over the two.)
  */
 function settleOnSides(columns: Column[]): void {
-  if (!columns.some((c) => c.role === "debit") || !columns.some((c) => c.role === "credit")) return;
+  if (!mayHaveGrossAmount(columns)) return;
   for (const c of columns) if (c.role === "amount") c.role = "extra_amount";
 }
+
+/** Debit, credit and amount columns all present: the only case settleOnSides changes anything (checked before counting the figures' groups, once per repeated header). */
+const mayHaveGrossAmount = (columns: Column[]): boolean =>
+  columns.some((c) => c.role === "debit") && columns.some((c) => c.role === "credit") && columns.some((c) => c.role === "amount");
 
 /**
  * A "Debit/Credit" heading over a column of figures, in a table without another movement column:
@@ -366,8 +369,9 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
 }
 
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
+  const anchors = anchorLines(body);
   const cells: Cell[] = [];
-  for (const line of anchorLines(body)) {
+  for (const line of anchors) {
     for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
   }
   const t = alignTolerance(body[0]);
@@ -399,9 +403,11 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   }
   // Placeholders alone ("-" under a terminal id) do not make a column of figures.
   // Every line's figures count here: a centred row may print its date on a line of its own.
-  const figures = body.flatMap((l) => l.cells.filter((c) => c.kind === "money"));
-  if (alignedGroups(figures, t).length === moneyIdx.length) settleOnSides(out);
-  learnTextBands(out, body, t);
+  if (mayHaveGrossAmount(out)) {
+    const figures = body.flatMap((l) => l.cells.filter((c) => c.kind === "money"));
+    if (alignedGroups(figures, t).length === moneyIdx.length) settleOnSides(out);
+  }
+  learnTextBands(out, anchors, t);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {
     const col = out[j]!;
