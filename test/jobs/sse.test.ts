@@ -5,6 +5,8 @@ describe("SSE formatting", () => {
   test("multi-line data becomes several data lines; id and event come first", () => {
     expect(formatEvent({ data: "a\nb\r\nc", id: 3, event: "result" })).toBe("event: result\nid: 3\ndata: a\ndata: b\ndata: c\n\n");
     expect(formatEvent({ data: "{}" })).toBe("data: {}\n\n");
+    // A lone CR breaks a line too (the one-line fast path must not take it).
+    expect(formatEvent({ data: "a\rb" })).toBe("data: a\ndata: b\n\n");
   });
   test("CR or LF in event or id is refused", () => {
     expect(() => formatEvent({ data: "x", event: "result\ndata: forged" })).toThrow();
