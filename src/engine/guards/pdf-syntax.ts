@@ -147,9 +147,9 @@ function decodeName(raw: string): string {
  * The longest name the scan or the filter table (filters.ts) compares with ("RunLengthDecode").
  * Longer names all mean the same to it: nothing.
  */
-export const LONGEST_KNOWN_NAME = 15;
+const LONGEST_KNOWN_NAME = 15;
 /** What every longer name reads as: the empty name, which the scan never takes for a known one. */
-export const OTHER_NAME = "";
+const OTHER_NAME = "";
 
 /**
  * The name whose bytes (after the `/`) are start..end, decoded; OTHER_NAME, without making a
