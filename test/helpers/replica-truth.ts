@@ -61,8 +61,9 @@ function groups(rows: TruthRow[]): number[][] {
   let prev: number | null = null;
   rows.forEach((r, i) => {
     const t = Date.parse(r.date.length > 10 ? `${r.date}Z` : `${r.date}T00:00:00Z`);
-    if (prev === null || Math.abs(t - prev) > REORDER_GROUP_S * 1000 || out.length === 0) out.push([i]);
-    else out[out.length - 1].push(i);
+    const last = out.at(-1);
+    if (prev === null || last === undefined || Math.abs(t - prev) > REORDER_GROUP_S * 1000) out.push([i]);
+    else last.push(i);
     prev = t;
   });
   return out;
@@ -81,8 +82,8 @@ export function sectionDifferences(got: Pick<AccountSection, "metadata" | "total
   if (rows.length !== want.transactions.length) diffs.push(`${label}: ${rows.length} rows != ${want.transactions.length}`);
   let at = 0;
   for (const g of groups(want.transactions)) {
-    const dateLength = want.transactions[g[0]].date.length;
-    const wantKeys = g.map((i) => rowKey(want.transactions[i], dateLength)).sort();
+    const dateLength = want.transactions[g[0] ?? 0]?.date.length ?? 10;
+    const wantKeys = g.flatMap((i) => { const t = want.transactions[i]; return t ? [rowKey(t, dateLength)] : []; }).sort();
     const gotKeys = rows.slice(at, at + g.length).map((r) => rowKey(r, dateLength)).sort();
     for (let k = 0; k < wantKeys.length; k++) {
       if (wantKeys[k] !== gotKeys[k]) {
