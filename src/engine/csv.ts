@@ -1,20 +1,10 @@
-import type { ParseResponse, StatementMetadata, Transaction } from "./types.ts";
+import { derivedBalanceText, OUTPUT_COLUMNS, type OutputRow, type RowSource, statementRows } from "./statement-rows.ts";
 
-/** The columns, in order; `account` comes first only for a statement with several account sections. */
-export const CSV_HEADER = ["date", "time", "narration", "debit", "credit", "balance", "reference", "currency"] as const;
-export const CSV_ACCOUNT_COLUMN = "account";
+/** The columns, in order: always the same (src/engine/statement-rows.ts), so the CSVs of a batch stack. */
+export const CSV_HEADER = OUTPUT_COLUMNS;
 
-/** One account section as far as the CSV needs it (the engine's `accounts[]` entries). */
-export interface CsvSection {
-  metadata: Pick<StatementMetadata, "account_number_masked">;
-  transactions: readonly Transaction[];
-}
-
-/**
- * What the CSV is made from: a ParseResponse, whose `accounts` (one entry per account section,
- * the first equal to the top level) may be absent in responses made before sections existed.
- */
-export type CsvSource = Pick<ParseResponse, "transactions" | "metadata"> & { accounts?: readonly CsvSection[] };
+/** What the CSV is made from: a ParseResponse (its `accounts` may be absent in responses made before sections existed). */
+export type CsvSource = RowSource;
 
 /**
  * A text cell that a spreadsheet would run as a formula (`= + - @`, or a leading tab/CR that some
@@ -55,27 +45,33 @@ export function splitDateTime(date: string): [string, string] {
   return [day, time === "00:00:00" ? "" : time];
 }
 
-function row(t: Transaction): string[] {
+function row(r: OutputRow): string[] {
+  const t = r.transaction;
   const [date, time] = splitDateTime(t.date);
-  return [date, time, neutraliseFormula(t.narration), t.debit, t.credit, t.balance, keepDigitsAsText(neutraliseFormula(t.reference)), neutraliseFormula(t.currency)];
+  const text = (v: string) => neutraliseFormula(v);
+  return [
+    text(r.bank),
+    keepDigitsAsText(text(r.account)),
+    date,
+    time,
+    text(t.narration),
+    t.debit,
+    t.credit,
+    t.balance,
+    derivedBalanceText(r),
+    keepDigitsAsText(text(t.reference)),
+    text(t.currency),
+  ];
 }
 
 /**
- * RFC 4180 CSV of the transactions, CRLF line ends, header first: `date` (YYYY-MM-DD), `time`
- * (HH:MM:SS or empty), narration, debit, credit, balance, reference, currency. A statement with
- * several account sections lists every section's rows in print order, with an `account` column
- * (the section's masked account number) first.
+ * RFC 4180 CSV of the transactions, CRLF line ends, header first, always the columns of
+ * OUTPUT_COLUMNS: bank (id), account (the section's masked number), `date` (YYYY-MM-DD), `time`
+ * (HH:MM:SS or empty), narration, debit, credit, balance, derived_balance, reference, currency.
+ * Every account section's rows follow in print order.
  */
 export function toCsv(r: CsvSource): string {
-  const sections = r.accounts && r.accounts.length > 1 ? r.accounts : undefined;
-  const lines = [(sections ? [CSV_ACCOUNT_COLUMN, ...CSV_HEADER] : [...CSV_HEADER]).join(",")];
-  if (sections) {
-    for (const s of sections) {
-      const account = keepDigitsAsText(neutraliseFormula(s.metadata.account_number_masked));
-      for (const t of s.transactions) lines.push([account, ...row(t)].map(quoteField).join(","));
-    }
-  } else {
-    for (const t of r.transactions) lines.push(row(t).map(quoteField).join(","));
-  }
+  const lines = [CSV_HEADER.join(",")];
+  for (const out of statementRows(r)) lines.push(row(out).map(quoteField).join(","));
   return lines.join("\r\n") + "\r\n";
 }

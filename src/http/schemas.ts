@@ -25,7 +25,7 @@ export const REDACTED_MEDIA_TYPES = [
 
 export const CsvText = z.string().meta({
   [MEDIA_TYPES_KEYWORD]: [CSV_MEDIA_TYPE],
-  description: "CSV (RFC 4180, CRLF): [account,]date,time,narration,debit,credit,balance,reference,currency (README \"CSV columns\")",
+  description: "CSV (RFC 4180, CRLF), always the same columns: bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency (README \"CSV columns\")",
 });
 export const RedactedDocument = z.string().meta({
   [MEDIA_TYPES_KEYWORD]: [...REDACTED_MEDIA_TYPES],

@@ -68,7 +68,7 @@ describe("parse", () => {
     expect(r.code).toBe(0);
     for (const [input, name] of [[GTBANK_XLSX, "statement.csv"], [join(SAMPLES, "firstbank.pdf"), "firstbank.csv"]] as const) {
       const written = readFileSync(join(out, name), "utf8");
-      expect(written.split(/\r?\n/)[0]).toBe("date,time,narration,debit,credit,balance,reference,currency");
+      expect(written.split(/\r?\n/)[0]).toBe("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency");
       expect(written).toBe(toCsv(await parseStatement(new Uint8Array(readFileSync(input)))));
     }
     expect(r.stderr).toContain("firstbank.pdf:");

@@ -192,7 +192,7 @@ describe("no full account number anywhere in the output", () => {
     const json = JSON.stringify({ ...noRefs(r), accounts: r.accounts.map(noRefs) });
     // The redacted account number is 0000000000; references of zeros are legitimately long.
     expect(json).not.toContain("0000000000");
-    // A statement with several account sections (OPay's wallet and savings) leads with the account column.
-    expect(toCsv(r).split("\r\n")[0]).toBe(`${r.accounts.length > 1 ? "account," : ""}date,time,narration,debit,credit,balance,reference,currency`);
+    // Every statement, one account section or several (OPay's wallet and savings), has the same columns.
+    expect(toCsv(r).split("\r\n")[0]).toBe("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency");
   });
 });

@@ -55,7 +55,7 @@ describe("format=csv on a fixture", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const lines = (await res.text()).split("\r\n").filter((l) => l !== "");
     const expected = JSON.parse(readFileSync(join(FIXTURES, "uba/expected.json"), "utf8")) as ExpectedResponse;
-    expect(lines[0]).toBe("date,time,narration,debit,credit,balance,reference,currency");
+    expect(lines[0]).toBe("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency");
     expect(lines.length).toBe(expected.transactions.length + 1);
     expect(lines[1]?.startsWith(`${expected.transactions[0]?.date.slice(0, 10)},`)).toBe(true);
   });

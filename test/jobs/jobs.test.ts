@@ -97,7 +97,7 @@ describe("csv and redact jobs", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const csv = await res.text();
-    expect(csv.split(/\r?\n/)[0]).toBe("date,time,narration,debit,credit,balance,reference,currency");
+    expect(csv.split(/\r?\n/)[0]).toBe("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency");
     const sync = await post(server, "/v1/parse?format=csv", key, form(bytes));
     expect(sync.status).toBe(200);
     expect(sync.headers.get("content-type")).toBe("text/csv; charset=utf-8");

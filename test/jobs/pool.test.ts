@@ -233,7 +233,7 @@ describe("worker recycling", () => {
     const bytes = await Bun.file("/work/shared/samples/firstbank.pdf").bytes();
     const parsed = await runDocument({ pool, timeoutMs: 60_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
     expect(parsed.kind).toBe("csv");
-    if (parsed.kind === "csv") expect(parsed.csv.startsWith("date,time,narration,debit,credit,balance,reference,currency")).toBe(true);
+    if (parsed.kind === "csv") expect(parsed.csv.startsWith("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency")).toBe(true);
     await Bun.sleep(HEAP_CHECK_IDLE_MS + 200);
     const later = await pool.run({ op: "ping" });
     expect(later.instance).not.toBe(first.instance);
