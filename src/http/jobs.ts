@@ -8,7 +8,7 @@ import type { JobBackend } from "../jobs/backend.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { RequestValidationError } from "./errors.ts";
-import { formatQueryParameter, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
+import { formatQueryParameter, NO_STORE, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
 import { receiveUpload } from "./upload.ts";
 
@@ -26,7 +26,7 @@ const ResultQuery = z.strictObject({
 
 /** The snapshot as the poll endpoint and DELETE send it (serialised by the job, see Job.snapshotJson). */
 const snapshotResponse = (json: string, headers: Record<string, string>, status = 200) =>
-  new Response(json, { status, headers: { ...headers, "content-type": "application/json" } });
+  new Response(json, { status, headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 
 /** SPEC 4.1 jobs: submit, poll, cancel, fetch the result, and the credential-free SSE stream (SPEC 6). */
 export const jobRoutes = (deps: JobsDeps) => {

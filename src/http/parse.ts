@@ -46,17 +46,23 @@ export const parseErrors = {
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 
+/**
+ * On every response that carries statement data (a parse, a job's snapshot, result or stream):
+ * no browser, proxy or CDN may keep a copy of someone's bank statement.
+ */
+export const NO_STORE = { "cache-control": "no-store" } as const;
+
 /** The HTTP body of a finished parse: JSON object, CSV text or redacted bytes. */
 export function resultResponse(result: DocumentResult, headers: Record<string, string> = {}): Response {
   if (result.kind === "csv") {
-    return new Response(result.csv, { headers: { ...headers, "content-type": CSV_CONTENT_TYPE, "content-disposition": 'attachment; filename="statement.csv"' } });
+    return new Response(result.csv, { headers: { ...headers, ...NO_STORE, "content-type": CSV_CONTENT_TYPE, "content-disposition": 'attachment; filename="statement.csv"' } });
   }
   if (result.kind === "redact") {
     return new Response(result.bytes, {
-      headers: { ...headers, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
+      headers: { ...headers, ...NO_STORE, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
     });
   }
-  return new Response(result.json, { headers: { ...headers, "content-type": "application/json" } });
+  return new Response(result.json, { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 }
 
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */

@@ -34,7 +34,8 @@ export const formatComment = (text: string): string => `: ${text.replace(/[\r\n]
 
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
+  // A job's stream carries its result (statement data): never kept by a cache (no-store implies no-cache).
+  "cache-control": "no-store",
   // nginx buffers proxied responses unless told not to; events must arrive as they happen.
   "x-accel-buffering": "no",
   connection: "keep-alive",

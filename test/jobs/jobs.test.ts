@@ -36,7 +36,7 @@ describe("a multi-page job", () => {
     const first = await server.fetch(created.stream_url);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toStartWith("text/event-stream");
-    expect(first.headers.get("cache-control")).toBe("no-cache");
+    expect(first.headers.get("cache-control")).toBe("no-store");
     expect(first.headers.get("x-accel-buffering")).toBe("no");
 
     const { events } = await readSse(first);
