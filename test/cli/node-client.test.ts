@@ -51,7 +51,7 @@ describe("the client on plain Node", () => {
   });
 
   test("parses a real statement over HTTP from Node and gets typed errors", async () => {
-    const sample = resolve(ROOT, "../shared/samples/firstbank.pdf");
+    const sample = resolve(ROOT, "fixtures/real/firstbank.pdf");
     const r = await node(
       `import { readFileSync } from "node:fs";
        import { createClient, AuthError } from "statement-parser";

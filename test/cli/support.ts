@@ -6,7 +6,7 @@ import { unique } from "../helpers/db.ts";
 import type { TestServer } from "../helpers/server.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-export const SAMPLES = "/work/shared/samples";
+export const SAMPLES = join(ROOT, "fixtures/real");
 
 export interface CliRun {
   code: number;

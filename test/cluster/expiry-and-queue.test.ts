@@ -68,7 +68,7 @@ describe("a redact job across instances", () => {
     const [a, b] = servers as [ChildServer, ChildServer];
     const key = await childTestKey(a, unique("redact"));
     const body = new FormData();
-    body.set("pdf", new Blob([await Bun.file("/work/shared/samples/firstbank.pdf").bytes()]), "firstbank.pdf");
+    body.set("pdf", new Blob([await Bun.file(new URL("../../fixtures/real/firstbank.pdf", import.meta.url)).bytes()]), "firstbank.pdf");
     body.set("redact", "true");
     const created = await a.fetch("/v1/parse/jobs", { method: "POST", ...authed(key), body });
     expect(created.status).toBe(202);

@@ -156,7 +156,7 @@ describe("inspectDocument and extractPdfPages", () => {
     expect(item.y).toBeCloseTo(200 + 6.4 - 8, 0);
   });
   test("a spreadsheet is a sheet document", async () => {
-    const info = await inspectDocument(new Uint8Array(readFileSync(join(import.meta.dir, "../../../shared/samples/opay.xlsx"))), {});
+    const info = await inspectDocument(new Uint8Array(readFileSync(join(import.meta.dir, "../../fixtures/real/opay.xlsx"))), {});
     expect(info.kind).toBe("sheet");
   });
 });

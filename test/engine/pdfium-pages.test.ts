@@ -18,7 +18,7 @@ import { AppError } from "../../src/errors.ts";
 import { encryptedPdf, STATEMENT_ROWS as WANT, statementObjects } from "../hostile/encrypt.ts";
 import { buildPdf } from "../hostile/generate.ts";
 
-const SAMPLES = join(import.meta.dir, "..", "..", "..", "shared", "samples");
+const SAMPLES = join(import.meta.dir, "..", "..", "fixtures", "real");
 const FIXTURES = join(import.meta.dir, "..", "..", "fixtures");
 const STATEMENTS = [join(SAMPLES, "firstbank.pdf"), join(SAMPLES, "opay.pdf"), join(FIXTURES, "zenith", "statement.pdf")];
 const EXTRACTORS: PdfExtractorName[] = ["pdfium", "pdfjs"];

@@ -1,6 +1,6 @@
 /**
  * PDF_EXTRACTOR=pdfium against pdf.js on the whole PDF corpus: every fixture folder, every test
- * PDF and the real statements in ../shared/samples. The engine's full JSON result (transactions,
+ * PDF and the real statements in fixtures/real. The engine's full JSON result (transactions,
  * metadata, reconciliation, integrity with its producer, dates and signals) must be byte-identical,
  * and a document one extractor refuses, the other refuses with the same class and message. The
  * document facts each extractor reads (page count, producer, information dictionary, XMP tools)
@@ -14,7 +14,7 @@ import { openDocument, type PdfExtractorName } from "../../src/engine/pdf/extrac
 import { AppError } from "../../src/errors.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const SAMPLES = join(ROOT, "..", "shared", "samples");
+const SAMPLES = join(ROOT, "fixtures", "real");
 
 function pdfsUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -25,7 +25,8 @@ function pdfsUnder(dir: string): string[] {
   });
 }
 
-const corpus = [...pdfsUnder(join(ROOT, "fixtures")), ...pdfsUnder(join(ROOT, "test")), ...pdfsUnder(SAMPLES)].sort();
+// fixtures/ holds the real samples (fixtures/real) too.
+const corpus = [...pdfsUnder(join(ROOT, "fixtures")), ...pdfsUnder(join(ROOT, "test"))].sort();
 
 /** The engine's answer as text: the JSON result, or the error's class and message. */
 async function outcome(bytes: Uint8Array, extractor: PdfExtractorName): Promise<string> {

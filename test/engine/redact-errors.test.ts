@@ -7,7 +7,7 @@ import { AppError } from "../../src/errors.ts";
 import { parseStatement } from "../../src/engine/index.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 
 async function failure(p: Promise<unknown>): Promise<{ errorClass: string; status: number }> {
   try {

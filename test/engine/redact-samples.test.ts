@@ -4,7 +4,7 @@ import { parseStatement } from "../../src/engine/index.ts";
 import { redactDocument } from "../../src/engine/redact/index.ts";
 import { expectNoLeaks, expectOtherTextUnmoved, leaks, pdfShape, pdftotextText } from "./redact-support.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 
 /**
  * The real statements carry placeholder personal data ("TEST USER", "0000000000", "Test Address",

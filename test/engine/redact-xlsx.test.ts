@@ -7,7 +7,7 @@ import { redactDocument } from "../../src/engine/redact/index.ts";
 import { REDACTED } from "../../src/engine/redact/xlsx.ts";
 import { inflateEntry, readCentralDirectory } from "../../src/engine/xlsx/zip-guard.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 
 async function load(bytes: Uint8Array): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();

@@ -5,7 +5,7 @@ import { parseStatement } from "../../src/engine/index.ts";
 import { responseJson } from "../../src/engine/response-json.ts";
 import type { ParseResponse } from "../../src/engine/types.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 const PRODUCERS = join(import.meta.dir, "producers");
 
 describe("responseJson", () => {

@@ -6,10 +6,10 @@ import type { ParseResponse, Transaction } from "../../src/engine/types.ts";
 import { rejection } from "../helpers/errors.ts";
 
 /**
- * The real, source-redacted statements in ../shared/samples. Every expected figure below was read
+ * The real, source-redacted statements in fixtures/real. Every expected figure below was read
  * off the documents themselves (pdftotext -layout and the pdfjs item dump), not off the engine.
  */
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 const load = (name: string) => new Uint8Array(readFileSync(join(SAMPLES, name)));
 const parse = (name: string) => parseStatement(load(name), {});
 

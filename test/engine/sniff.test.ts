@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { AppError } from "../../src/errors.ts";
 import { sniff } from "../../src/engine/sniff.ts";
 
-const sample = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../../shared/samples", name)));
+const sample = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../fixtures/real", name)));
 const bytes = (s: string) => new TextEncoder().encode(s);
 
 function errorOf(b: Uint8Array): AppError {

@@ -11,7 +11,7 @@ import { scanXml } from "../../src/engine/xlsx/zip-guard.ts";
 import { makeStatement } from "../../fixtures/lib/model.ts";
 import { gtbankXlsx } from "../../fixtures/layouts/sheets.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 const LIMITS = { maxRows: 200_000, maxInflatedBytes: 50 * 1024 * 1024 };
 
 async function workbook(fill: (ws: ExcelJS.Worksheet) => void): Promise<Uint8Array> {

@@ -10,7 +10,7 @@ import { ascii85, lzwZeroBomb, rawDeflateBomb, zlibBomb } from "./bombs.ts";
 import { encryptedPdf } from "./encrypt.ts";
 import { concat, deflatedEntry, storedEntry, writeZip, type ZipEntry } from "./zip.ts";
 
-export const SAMPLES_DIR = process.env.SAMPLES_DIR ?? "/work/shared/samples";
+export const SAMPLES_DIR = process.env.SAMPLES_DIR ?? join(import.meta.dir, "../../fixtures/real");
 export const sample = (name: string): Uint8Array => new Uint8Array(readFileSync(join(SAMPLES_DIR, name)));
 
 export interface HostileCase {

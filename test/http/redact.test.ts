@@ -11,7 +11,7 @@ import { expectNoLeaks, pdfShape } from "../engine/redact-support.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { form, newKey, post, submit, waitFinished, get } from "../jobs/support/http.ts";
 
-const SAMPLES = join(import.meta.dir, "../../../shared/samples");
+const SAMPLES = join(import.meta.dir, "../../fixtures/real");
 const sample = (name: string) => Bun.file(join(SAMPLES, name)).bytes();
 const server = await startTestServer({ WORKERS: "2", TEST_MONTHLY_CAP: "100000" });
 

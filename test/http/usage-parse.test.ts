@@ -10,8 +10,8 @@ import { startTestServer } from "../helpers/server.ts";
  * subscription activated by a signed Paystack webhook. Caps are tiny (config overrides) so the
  * boundary is reached in a few parses.
  */
-const FIRSTBANK = new Uint8Array(readFileSync("/work/shared/samples/firstbank.pdf"));
-const ENCRYPTED = new Uint8Array(readFileSync("/work/shared/samples/encrypted.pdf"));
+const FIRSTBANK = new Uint8Array(readFileSync(new URL("../../fixtures/real/firstbank.pdf", import.meta.url)));
+const ENCRYPTED = new Uint8Array(readFileSync(new URL("../../fixtures/real/encrypted.pdf", import.meta.url)));
 
 const paystack = startFakePaystack();
 const server = await startTestServer({

@@ -1,6 +1,6 @@
 /**
  * The columnar lines form that crosses between parse workers (src/jobs/lines-wire.ts) gives back
- * exactly the lines it was given: on every page of the PDF corpus (fixtures, producers, samples),
+ * exactly the lines it was given: on every page of the PDF corpus (fixtures with the real samples, producers),
  * after date stitching (which adds `bottom`), for sheet rows, and for the values JSON would lose.
  */
 import { describe, expect, test } from "bun:test";
@@ -13,7 +13,7 @@ import { openPdf, readPage } from "../../src/engine/pdf/extract.ts";
 import { decodeLines, encodeLines, LinesEncoder, type LinesWire } from "../../src/jobs/lines-wire.ts";
 
 const ROOT = join(import.meta.dir, "../..");
-const CORPUS = [join(ROOT, "fixtures"), join(ROOT, "test/engine/producers"), join(ROOT, "test/engine/data"), join(ROOT, "../shared/samples")];
+const CORPUS = [join(ROOT, "fixtures"), join(ROOT, "test/engine/producers"), join(ROOT, "test/engine/data")];
 
 function pdfsUnder(dir: string): string[] {
   let names: string[];

@@ -230,7 +230,7 @@ describe("worker recycling", () => {
 
   test("a worker over the heap limit retires once idle; the next task runs on its replacement", async () => {
     const first = await pool.run({ op: "ping" });
-    const bytes = await Bun.file("/work/shared/samples/firstbank.pdf").bytes();
+    const bytes = await Bun.file(new URL("../../fixtures/real/firstbank.pdf", import.meta.url)).bytes();
     const parsed = await runDocument({ pool, timeoutMs: 60_000, freeWorkers: () => 1 }, { kind: "csv", doc: doc(bytes) });
     expect(parsed.kind).toBe("csv");
     if (parsed.kind === "csv") expect(parsed.csv.startsWith("bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency")).toBe(true);

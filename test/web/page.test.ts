@@ -14,7 +14,7 @@ import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const SAMPLES = "/work/shared/samples";
+const SAMPLES = join(ROOT, "fixtures/real");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 
 const server = await startTestServer({ TEST_MONTHLY_CAP: "1000" });

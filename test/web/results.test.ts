@@ -15,7 +15,7 @@ import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const SAMPLES = resolve(ROOT, "../shared/samples");
+const SAMPLES = join(ROOT, "fixtures/real");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 mkdirSync(ARTIFACTS, { recursive: true });
 

@@ -15,7 +15,7 @@ export const COMMERCIAL_BANKS = [
     id: "firstbank",
     name: "First Bank of Nigeria",
     markers: [["First Bank"], ["FirstBank"], ["FirstContact"], ["firstbanknigeria.com"]],
-    // Its statements print these in this order (the real sample in /work/shared/samples does).
+    // Its statements print these in this order (the real sample in fixtures/real does).
     headings: [["Trans Date", "Ref. Number", "Value Date", "Withdrawal(DR)", "Deposit(CR)", "Balance"]],
     sortCodes: ["011"],
   }),

@@ -20,14 +20,14 @@ function documents(dir: string): string[] {
   });
 }
 
-const corpus = [join(ROOT, "fixtures"), join(ROOT, "test/engine/producers"), join(ROOT, "../shared/samples")].flatMap(documents).sort();
+const corpus = [join(ROOT, "fixtures"), join(ROOT, "test/engine/producers")].flatMap(documents).sort();
 // The samples' encrypted documents need a password nobody has: they never reach the report.
-const readable = corpus.filter((path) => !/samples\/encrypted\./.test(path));
+const readable = corpus.filter((path) => !/real\/encrypted\./.test(path));
 
 describe("genuine documents are never likely_edited", () => {
   test("the corpus is all there", () => {
     expect(readable.filter((p) => p.endsWith(".pdf")).length).toBeGreaterThanOrEqual(80);
-    expect(readable.some((p) => p.includes("shared/samples/zenith.pdf"))).toBe(true);
+    expect(readable.some((p) => p.includes("fixtures/real/zenith.pdf"))).toBe(true);
   });
 
   for (const path of readable) {

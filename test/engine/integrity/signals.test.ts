@@ -162,7 +162,7 @@ describe("a page from another document", () => {
   const load = (path: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../..", path)));
 
   test("another paper size is page_size_differs on that page", async () => {
-    const i = await integrity(await appendPageFrom(await statement({ pages: 2 }), load("../shared/samples/opay.pdf")));
+    const i = await integrity(await appendPageFrom(await statement({ pages: 2 }), load("fixtures/real/opay.pdf")));
     expect(signal(i, "page_size_differs")).toMatchObject({ severity: "warn", page: 3 });
     expect(signal(i, "page_size_differs")!.detail).toContain("612×792");
     expect(i.fonts_per_page[2]!.fonts).toContain("Poppins-Regular");

@@ -1,8 +1,9 @@
 import { expect } from "bun:test";
 import { unique } from "../../helpers/db.ts";
+import { join } from "node:path";
 import type { TestServer } from "../../helpers/server.ts";
 
-export const SAMPLES = "/work/shared/samples";
+export const SAMPLES = join(import.meta.dir, "../../../fixtures/real");
 export const sample = (name: string) => Bun.file(`${SAMPLES}/${name}`).bytes();
 
 /** A fresh owner with its test key (test keys are metered against TEST_MONTHLY_CAP, raised by the tests). */
