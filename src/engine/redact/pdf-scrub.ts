@@ -1,5 +1,7 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { replaceSpans, type Matcher } from "./find.ts";
+import { removeActiveContent } from "./pdf-active.ts";
+import { removeAttachments } from "./pdf-attachments.ts";
 
 /**
  * Keys removed from every dictionary: descriptive metadata (XMP packets, application data) and page
@@ -7,31 +9,26 @@ import { replaceSpans, type Matcher } from "./find.ts";
  */
 const METADATA_KEYS = ["Metadata", "PieceInfo", "Thumb"].map((k) => PDFName.of(k));
 /**
- * Keys that run something when the copy is opened or used (document and page open actions,
- * additional actions, JavaScript bodies): the redacted copy carries none of the upload's active content.
- */
-const ACTIVE_KEYS = ["OpenAction", "AA", "JS"].map((k) => PDFName.of(k));
-
-/**
- * Removes the document information dictionary, every XMP metadata stream, page thumbnails,
- * attached files and XFA data, then drops every
- * object no longer reachable from the catalog, so the old content streams, the replaced form
- * XObjects and the metadata are not carried into the output as orphans.
+ * Removes the document information dictionary, every XMP metadata stream, page thumbnails, every
+ * attached file (pdf-attachments.ts), XFA data and every action that runs, launches or submits
+ * (pdf-active.ts), then drops every object no longer reachable from the catalog, so the old
+ * content streams, the replaced form XObjects, the files and the metadata are not carried into
+ * the output as orphans.
  */
 export function scrubDocument(context: PDFContext): void {
   context.trailerInfo.Info = undefined;
-  // Attached files can hold anything (often the statement itself in another format).
   const root = context.lookup(context.trailerInfo.Root);
-  const names = root instanceof PDFDict ? root.lookup(PDFName.of("Names")) : undefined;
-  if (names instanceof PDFDict) names.delete(PDFName.of("EmbeddedFiles"));
   // An XFA form keeps its field data as XML packets beside the AcroForm; the AcroForm fields stay.
   const acro = root instanceof PDFDict ? root.lookup(PDFName.of("AcroForm")) : undefined;
   if (acro instanceof PDFDict) acro.delete(PDFName.of("XFA"));
+  const names = root instanceof PDFDict ? root.lookup(PDFName.of("Names")) : undefined;
   if (names instanceof PDFDict) names.delete(PDFName.of("JavaScript"));
   for (const [, obj] of context.enumerateIndirectObjects()) {
     const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
-    if (dict) for (const k of [...METADATA_KEYS, ...ACTIVE_KEYS]) dict.delete(k);
+    if (dict) for (const k of METADATA_KEYS) dict.delete(k);
   }
+  removeAttachments(context);
+  removeActiveContent(context);
   collectGarbage(context);
 }
 
