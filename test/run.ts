@@ -1,18 +1,22 @@
 /**
- * `npm test`: the whole suite on the embedded PGlite, then every database-touching suite again on
+ * `npm test`: first the pre-flight (test/preflight.ts: installs Chromium, qpdf and poppler with apt
+ * when root, starts PostgreSQL and Redis when installed but down, or stops at once with the command
+ * to run), then the whole suite on the embedded PGlite, then every database-touching suite again on
  * the real PostgreSQL server (TEST_POSTGRES_URL, default the local server), in a throwaway database
  * dropped afterwards. Ends with "N passed, N failed" over both passes.
+ * `--preflight-only` runs the pre-flight alone.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import postgres from "postgres";
+import { POSTGRES_URL, PreflightError, preflight } from "./preflight.ts";
 
-const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const adminUrl = POSTGRES_URL;
 // Suites that touch the database run twice; engine-only suites once. test/reliability and
 // test/cluster (several server processes on one Redis) make their own scratch PostgreSQL
 // database whatever the pass, so they run once, in the first pass.
 const DB_SUITES = ["test/http", "test/db", "test/billing", "test/jobs", "test/hostile", "test/web", "test/cli"];
-const extraArgs = process.argv.slice(2);
+const preflightOnly = process.argv.includes("--preflight-only");
+const extraArgs = process.argv.slice(2).filter((a) => a !== "--preflight-only");
 
 interface PassResult { label: string; passed: number; failed: number; code: number; failures: string[] }
 
@@ -44,21 +48,16 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
   return { label, passed, failed: failed || (code !== 0 ? 1 : 0), code, failures };
 }
 
-/**
- * The local server may simply be stopped (fresh container, reboot): start it with the Debian
- * cluster tools when the URL points at this machine, then wait for it to accept connections.
- */
-async function ensurePostgres(admin: postgres.Sql): Promise<void> {
-  const reachable = () => admin`select 1`.then(() => true, () => false);
-  if (await reachable()) return;
-  const host = new URL(adminUrl).hostname;
-  if (!["127.0.0.1", "localhost", "::1"].includes(host) || !existsSync("/etc/postgresql")) return;
-  for (const version of readdirSync("/etc/postgresql")) {
-    console.log(`PostgreSQL is not answering; starting cluster ${version}/main`);
-    spawnSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", "start"], { stdio: "inherit" });
-  }
-  for (let i = 0; i < 30 && !(await reachable()); i++) await Bun.sleep(1000);
+console.log("=== pre-flight: tools and services the tests need");
+try {
+  await preflight((line) => console.log(`preflight: ${line}`));
+} catch (e) {
+  if (!(e instanceof PreflightError)) throw e;
+  console.error(`\npreflight failed: ${e.message}`);
+  console.log("\n0 passed, 1 failed");
+  process.exit(1);
 }
+if (preflightOnly) process.exit(0);
 
 const results: PassResult[] = [];
 results.push(await runBunTest("PGlite", extraArgs, {}));
@@ -70,7 +69,6 @@ if (process.env.TEST_SKIP_POSTGRES === "1") {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   const dbName = `statement_test_${Date.now()}_${process.pid}`;
   try {
-    await ensurePostgres(admin);
     await admin.unsafe(`create database ${dbName}`);
     const url = new URL(adminUrl);
     url.pathname = `/${dbName}`;
