@@ -3,14 +3,22 @@ import { startServer } from "./server.ts";
 
 try {
   const server = await startServer();
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    // Draining takes up to SHUTDOWN_GRACE_S and ends with the metering flush. A repeated signal
+    // (an impatient operator, an orchestrator sending SIGTERM twice) must not cut that short: a
+    // signal with no handler would kill the process and lose the use of parses already answered.
+    if (stopping) {
+      server.log.warn("already shutting down; signal ignored", { signal });
+      return;
+    }
+    stopping = true;
     server.log.info("shutting down", { signal });
     await server.stop();
     process.exit(0);
   };
-  // Draining can take SHUTDOWN_GRACE_S; a second signal does not start another shutdown.
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
 } catch (e) {
   if (e instanceof ConfigError) {
     console.error(e.message);
