@@ -19,9 +19,9 @@ type JobsDeps = Pick<AppDeps, "db" | "config"> & { jobs: JobBackend };
 const JobParams = z.strictObject({ id: z.string().regex(idPattern("job"), "must be a job id (job_ followed by 22 letters or digits)") });
 const ResultQuery = z.strictObject({
   format: z
-    .enum(["json", "csv"])
+    .enum(["json", "csv", "xlsx"])
     .optional()
-    .describe("json or csv: the finished parse in that format, whatever the job was submitted with (no second parse). Default: the job's own format"),
+    .describe("json, csv or xlsx: the finished parse in that format, whatever the job was submitted with (no second parse). Default: the job's own format"),
 });
 
 /** The snapshot as the poll endpoint and DELETE send it (serialised by the job, see Job.snapshotJson). */
@@ -110,7 +110,8 @@ export const jobRoutes = (deps: JobsDeps) => {
         const job = await jobs.find(params.id, caller.owner);
         const kept = await job.outcome();
         if (job.state !== "done" || !kept) throw notFound(job.state === "failed" ? "The job failed; its snapshot has the error" : "The job has not finished yet");
-        const outcome = query.format ? resultAs(kept, query.format) : kept;
+        const format = query.format ?? (job.kind === "xlsx" ? "xlsx" : undefined);
+        const outcome = format ? await resultAs(kept, format) : kept;
         if (!outcome) {
           throw new RequestValidationError([
             { loc: ["query", "format"], msg: "A redact job has no parse to convert; fetch it without `format`, or submit a json or csv job", type: "redact_job", input: query.format ?? null, ctx: {} },
@@ -127,7 +128,7 @@ export const jobRoutes = (deps: JobsDeps) => {
         detail: {
           summary: "Download a job's result",
           description:
-            "The ParseResponse (application/json), the CSV (text/csv) or the redacted document (its own content type, X-Redactions header). `format=json|csv` returns a finished json or csv job's parse in the other format too, without parsing or counting again (422 for a redact job). 404 until the job is done, and after its result is swept (JOB_RESULT_TTL_S; error_class job_expired while the server remembers the id).",
+            "The ParseResponse (application/json), the CSV (text/csv), the Excel workbook (format=xlsx jobs) or the redacted document (its own content type, X-Redactions header). `format=json|csv|xlsx` returns a finished parse in any of the three formats, whatever the job was submitted with, without parsing or counting again (422 for a redact job). 404 until the job is done, and after its result is swept (JOB_RESULT_TTL_S; error_class job_expired while the server remembers the id).",
         },
       },
     );

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { JobBackend } from "../jobs/backend.ts";
 import type { ParseService } from "../jobs/service.ts";
-import type { DocumentResult } from "../jobs/runner.ts";
+import { type Deliverable, resultAs } from "../jobs/result-formats.ts";
+import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./schemas.ts";
@@ -29,7 +30,8 @@ export const formatQueryParameter = {
   name: "format",
   in: "query",
   required: false,
-  schema: { type: "string", enum: ["json", "csv"], default: "json" },
+  schema: { type: "string", enum: ["json", "csv", "xlsx"], default: "json" },
+  description: "json: the ParseResponse; csv: the transactions as CSV; xlsx: an Excel workbook (Transactions and Summary sheets). CSV and XLSX always carry the same columns (README \"CSV columns\").",
 };
 
 export const parseErrors = {
@@ -52,8 +54,11 @@ export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
  */
 export const NO_STORE = { "cache-control": "no-store" } as const;
 
-/** The HTTP body of a finished parse: JSON object, CSV text or redacted bytes. */
-export function resultResponse(result: DocumentResult, headers: Record<string, string> = {}): Response {
+/** The HTTP body of a finished parse: JSON object, CSV text, XLSX workbook or redacted bytes. */
+export function resultResponse(result: Deliverable, headers: Record<string, string> = {}): Response {
+  if (result.kind === "xlsx") {
+    return new Response(result.bytes, { headers: { ...headers, ...NO_STORE, "content-type": XLSX_CONTENT_TYPE, "content-disposition": 'attachment; filename="statement.xlsx"' } });
+  }
   if (result.kind === "csv") {
     return new Response(result.csv, { headers: { ...headers, ...NO_STORE, "content-type": CSV_CONTENT_TYPE, "content-disposition": 'attachment; filename="statement.csv"' } });
   }
@@ -79,7 +84,8 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
       const { result, sample } = await deps.parser.parseNow(caller, upload, request);
       const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
       if (sample) headers["x-sample"] = "true";
-      return resultResponse(result, headers);
+      // The workers answer JSON for an xlsx parse; the workbook is made from it here.
+      return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);
     },
     {
       parse: "none",
@@ -87,7 +93,7 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
       detail: {
         summary: "Parse a statement",
         description:
-          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv`. 200: the ParseResponse, the CSV (text/csv) or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After.",
+          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After.",
         parameters: [formatQueryParameter],
         requestBody: uploadRequestBody,
       } as Record<string, unknown>,

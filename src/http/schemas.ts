@@ -178,7 +178,7 @@ export const ParseResult = z.union([ParseResponse, CsvText, RedactedDocument]);
 
 /** SPEC names queued, done and failed; `running` is a worker on it. A cancelled job is failed with error_class job_cancelled. */
 export const JobState = z.enum(["queued", "running", "done", "failed"]);
-export const ResultKind = z.enum(["json", "csv", "redact"]);
+export const ResultKind = z.enum(["json", "csv", "xlsx", "redact"]);
 
 export const JobProgress = z
   .object({

@@ -67,15 +67,15 @@ function declaredLength(request: Request): number | undefined {
 
 /**
  * Reads and validates a parse upload (SPEC 4.1): multipart `pdf` file (required), `bank`,
- * `password`, `redact` ("true"/"false") and query `format` (json | csv). Every problem is listed in
+ * `password`, `redact` ("true"/"false") and query `format` (json | csv | xlsx). Every problem is listed in
  * one 422 validation body. Size is refused from Content-Length before anything is read, and again
  * while reading when the length is not declared. The bytes stay in memory.
  */
 export async function readUpload(request: Request, maxBytes: number, options: ReadOptions = {}): Promise<Upload> {
   const detail: ValidationDetail[] = [];
   const format = new URL(request.url).searchParams.get("format") ?? "json";
-  if (format !== "json" && format !== "csv") {
-    detail.push(problem(["query", "format"], "Input should be 'json' or 'csv'", "enum", format, { expected: "'json' or 'csv'" }));
+  if (format !== "json" && format !== "csv" && format !== "xlsx") {
+    detail.push(problem(["query", "format"], "Input should be 'json', 'csv' or 'xlsx'", "enum", format, { expected: "'json', 'csv' or 'xlsx'" }));
   }
 
   const type = request.headers.get("content-type") ?? "";
@@ -112,12 +112,12 @@ export async function readUpload(request: Request, maxBytes: number, options: Re
     detail.push(problem(["body", "redact"], "Input should be 'true' or 'false'", "enum", redactRaw, { expected: "'true' or 'false'" }));
   }
   const redact = redactRaw === "true";
-  if (redact && format === "csv") {
-    detail.push(problem(["query", "format"], "redact=true returns the redacted document; it cannot be combined with format=csv", "conflict", format));
+  if (redact && format !== "json") {
+    detail.push(problem(["query", "format"], `redact=true returns the redacted document; it cannot be combined with format=${format}`, "conflict", format));
   }
   if (detail.length > 0 || !(file instanceof Blob)) throw new RequestValidationError(detail);
 
-  const kind: ResultKind = redact ? "redact" : (format as "json" | "csv");
+  const kind: ResultKind = redact ? "redact" : (format as "json" | "csv" | "xlsx");
   return {
     bytes: new Uint8Array(await file.arrayBuffer()),
     kind,

@@ -4,6 +4,7 @@ import type { Hold } from "./gate.ts";
 import type { JobState } from "./job.ts";
 import type { DocumentResult } from "./runner.ts";
 import type { Upload } from "./service.ts";
+import type { ResultKind } from "./tasks.ts";
 
 /**
  * A parse job as the HTTP handlers see it, wherever it lives (this process's memory, or Redis
@@ -12,6 +13,8 @@ import type { Upload } from "./service.ts";
 export interface JobView {
   readonly id: string;
   readonly state: JobState;
+  /** The output the job was submitted for (format=xlsx: a json parse whose result is fetched as a workbook). */
+  readonly kind: ResultKind;
   /** The canned sample was returned instead of a parse. */
   readonly sample: boolean;
   /** The SPEC 2.5 snapshot as JSON, `result` spliced in once done (src/jobs/job.ts snapshotJson). */

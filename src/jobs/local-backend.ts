@@ -6,6 +6,7 @@ import type { ParseService } from "./service.ts";
 const view = (job: Job): JobView => ({
   id: job.id,
   state: job.state,
+  kind: job.kind,
   sample: job.sample,
   snapshotJson: async () => job.snapshotJson(),
   outcome: async () => (job.state === "done" ? job.outcome : undefined),

@@ -112,6 +112,6 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
     )
     .catch(failFast);
   const parsed = first.parsed;
-  if (csv) return { kind, json: parsed.json, csv: parsed.csv ?? "" };
-  return { kind, json: parsed.json };
+  if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "" };
+  return { kind: "json", json: parsed.json };
 }

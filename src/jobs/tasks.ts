@@ -12,8 +12,11 @@ import type { LinesWire } from "./lines-wire.ts";
  * travel as `Result` values, and progress goes over a MessagePort handed to the task.
  */
 
-/** What the caller asked for; decides the worker's last step and the result endpoint's body. */
-export type ResultKind = "json" | "csv" | "redact";
+/**
+ * What the caller asked for; decides the worker's last step and the result endpoint's body. An
+ * xlsx parse is a json parse in the worker: the workbook is made from its JSON when it is fetched.
+ */
+export type ResultKind = "json" | "csv" | "xlsx" | "redact";
 
 export interface DocumentInput {
   /** The upload, shared (not copied) with every task of the document. */

@@ -100,6 +100,7 @@ export async function createRedisBackend({ config, log, metering, parser, instan
   const view = (id: string, meta: JobMeta): JobView => ({
     id,
     state: meta.state,
+    kind: meta.kind,
     sample: meta.sample === "1",
     async snapshotJson() {
       const head = JSON.stringify(snapshotOf(id, meta));
