@@ -49,6 +49,11 @@ export const configSchema = z.object({
   MAX_INFLIGHT_UPLOAD_BYTES: int(1024).default(512 * 1024 * 1024),
   /** Seconds an upload may send nothing before it is cut with 408 upload_timeout (at most 250). */
   UPLOAD_IDLE_TIMEOUT_S: int(1).max(250).default(10),
+  /**
+   * Bun's idle timeout of a connection, s: one that sends nothing (a stalled head, an unused
+   * keep-alive connection) is closed. Uploads, sync parses and SSE streams lift it while they run.
+   */
+  HTTP_IDLE_TIMEOUT_S: int(1).max(255).default(30),
   /** Jobs waiting for a worker before 503 queue_full. */
   MAX_QUEUED_JOBS: int(0).default(64),
   /** Seconds a finished job's result is kept. */

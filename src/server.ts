@@ -91,8 +91,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
       // Elysia turns SO_REUSEPORT on by default: a second server on the same port would then
       // share it silently (issue 15 item 12). Off, the second start fails with EADDRINUSE.
       reusePort: false,
-      // Bun's idle timer must not cut an upload before UPLOAD_IDLE_TIMEOUT_S answers it with 408.
-      idleTimeout: Math.min(255, Math.max(30, config.UPLOAD_IDLE_TIMEOUT_S + 5)),
+      // Closes silent connections; uploads, sync parses and streams lift it while they run (http/idle-timer.ts).
+      idleTimeout: config.HTTP_IDLE_TIMEOUT_S,
     });
   } catch (e) {
     await jobs.shutdown(0).catch(() => {});

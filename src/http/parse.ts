@@ -6,6 +6,7 @@ import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./schemas.ts";
+import { liftIdleTimer } from "./idle-timer.ts";
 import { receiveUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
@@ -75,17 +76,21 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
     "/v1/parse",
     async ({ request, caller, set, server }) => {
-      // The key's place and the upload's bytes are taken before the body is read, not after.
-      // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
-      const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
-      // Nothing is sent until the parse ends (queue wait plus up to PARSE_TIMEOUT_MS): Bun's idle
-      // timer (10 s by default) must not cut the connection meanwhile. It still guards the upload above.
-      server?.timeout(request, 0);
-      const { result, sample } = await deps.parser.parseNow(caller, upload, request);
-      const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
-      if (sample) headers["x-sample"] = "true";
-      // The workers answer JSON for an xlsx parse; the workbook is made from it here.
-      return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);
+      // Bun's idle timer is no clock for an upload (body bytes do not reset it) nor for the parse
+      // (nothing is sent until it ends): lifted for this request, put back when it is answered.
+      const restore = liftIdleTimer(server, request, deps.config.HTTP_IDLE_TIMEOUT_S);
+      try {
+        // The key's place and the upload's bytes are taken before the body is read, not after.
+        // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
+        const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
+        const { result, sample } = await deps.parser.parseNow(caller, upload, request);
+        const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
+        if (sample) headers["x-sample"] = "true";
+        // The workers answer JSON for an xlsx parse; the workbook is made from it here.
+        return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);
+      } finally {
+        restore();
+      }
     },
     {
       parse: "none",

@@ -40,14 +40,21 @@ const TITLES = /^(?:mr|mrs|ms|miss|dr|chief|alhaji|alhaja|pastor|engr|prof|barr|
 
 const nameTokens = (name: string) => name.split(/[\s,]+/).filter((t) => t.length > 0 && !TITLES.test(t));
 
-/** The whole name, its words in any order (surname first is common), separated by a few spaces or punctuation. */
+/**
+ * A word matched in any letter spacing: a name drawn with character spacing (`6 Tc`) or letter
+ * by letter with TJ kerning reads "A D E Y E M I" in every extractor. Each gap is bounded (two
+ * whitespace characters at most), so the pattern stays linear in the line's length.
+ */
+const spacedWord = (word: string): string => [...word].map(escapeRegExp).join("\\s{0,2}");
+
+/** The whole name, its words in any order (surname first is common) and in any letter spacing, separated by a few spaces or punctuation. */
 export function namePattern(name: string): string | undefined {
   const tokens = nameTokens(name);
   if (tokens.length === 0) return undefined;
   if (tokens.length === 1 && tokens[0]!.length < 3) return undefined;
   // Every order of the name's words, for up to 4 words.
   const orders = tokens.length <= 4 ? permutations(tokens) : [tokens];
-  return B + "(?:" + orders.map((o) => o.map(escapeRegExp).join("[\\s,.]{0,6}")).join("|") + ")" + E;
+  return B + "(?:" + orders.map((o) => o.map(spacedWord).join("[\\s,.]{0,6}")).join("|") + ")" + E;
 }
 
 /**
@@ -105,7 +112,9 @@ export function buildMatchers(values: PiiValues): Matcher[] {
   }
   if (parts.size > 0) {
     // Longest first, so "ADEBAYO" is taken whole rather than as "ADE" when both are parts.
-    const alternatives = [...parts].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    // A part of three letters or more is also found letter-spaced; a shorter one spaced out ("A B")
+    // is too common in ordinary text to be taken for a name.
+    const alternatives = [...parts].sort((a, b) => b.length - a.length).map((p) => ([...p].length >= 3 ? spacedWord(p) : escapeRegExp(p)));
     out.push({ kind: "name", regex: new RegExp(`${B}(?:${alternatives.join("|")})${E}`, "giu") });
   }
   for (const d of values.accountNumbers) {
