@@ -177,8 +177,8 @@ describe("item 3: XLSX notes, hyperlinks and data-validation prompts; percent-en
   test("notes, hyperlink targets and validation prompts carry no personal data", async () => {
     const original = await statementWorkbook((ws) => {
       ws.getCell("C6").note = `Checked for ${NAME}`;
-      ws.getCell("B7").value = { text: "Contact us", hyperlink: `mailto:adeyemi.oluwaseun@example.com?subject=${ACCOUNT}` };
-      ws.getCell("B8").value = { text: "Details", hyperlink: `https://bank.example/acct?no=%3${ACCOUNT.split("").join("%3")}` };
+      ws.getCell("F7").value = { text: "Contact us", hyperlink: `mailto:adeyemi.oluwaseun@example.com?subject=${ACCOUNT}` };
+      ws.getCell("F8").value = { text: "Details", hyperlink: `https://bank.example/acct?no=%3${ACCOUNT.split("").join("%3")}` };
       ws.getCell("E6").dataValidation = { type: "list", allowBlank: true, formulae: ['"A,B"'], showInputMessage: true, promptTitle: NAME, prompt: `Account ${ACCOUNT}`, showErrorMessage: true, errorTitle: "No", error: `Only ${NAME}` };
     });
     const before = await workbookText(original);

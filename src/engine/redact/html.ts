@@ -4,6 +4,7 @@ import { extractHtmlTables } from "../html/extract.ts";
 import type { SheetTable } from "../types.ts";
 import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, replaceSpans, type KnownPii, type Matcher } from "./find.ts";
 import { mapAttributeValues, scanHtml } from "./html-markup.ts";
+import { percentDecoded } from "./percent.ts";
 import type { PageRuns } from "./pdf-text.ts";
 import { cellRun, REDACTED } from "./xlsx.ts";
 
@@ -14,7 +15,8 @@ import { cellRun, REDACTED } from "./xlsx.ts";
  * content). Comments, `<script>` and `<style>` are removed outright: nothing in them is needed to
  * read the statement, and they are where exporters leave the holder's data unseen. Markup is kept
  * byte for byte elsewhere; the output is UTF-8. The whole output is then searched again, markup
- * included, and a copy that still holds any of the data is refused.
+ * included, percent-encoding decoded (`%37%39` hides no digits), and a copy that still holds any
+ * of the data is refused.
  */
 
 function decodeBytes(bytes: Uint8Array): string {
@@ -30,6 +32,8 @@ function decodeBytes(bytes: Uint8Array): string {
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const readable = (raw: string) => decodeEntities(raw).replace(/\u00a0/g, " ");
+/** An attribute value as a browser would follow it: entities, then percent-encoding (`href="…%37%39"`), decoded. */
+const attributeReadable = (raw: string) => percentDecoded(readable(raw));
 
 function sheetPages(sheets: SheetTable[]): PageRuns[] {
   return sheets.map((sheet, index) => ({
@@ -40,8 +44,8 @@ function sheetPages(sheets: SheetTable[]): PageRuns[] {
 }
 
 /** Text with personal data replaced, or undefined when there is none. */
-function cleaned(raw: string, matchers: Matcher[]): { text: string; count: number } | undefined {
-  return replaceSpans(readable(raw), matchers, REDACTED);
+function cleaned(raw: string, matchers: Matcher[], read = readable): { text: string; count: number } | undefined {
+  return replaceSpans(read(raw), matchers, REDACTED);
 }
 
 /** Replaces personal data in text nodes and attribute values; drops comments, scripts and styles. */
@@ -62,7 +66,7 @@ function rewriteHtml(html: string, matchers: Matcher[]): { html: string; count: 
     }
     out.push(
       mapAttributeValues(piece.raw, (value) => {
-        const c = cleaned(value, matchers);
+        const c = cleaned(value, matchers, attributeReadable);
         if (!c) return undefined;
         count += c.count;
         return escapeHtml(c.text);
@@ -91,7 +95,7 @@ export async function redactHtml(
   const output = new TextEncoder().encode(text);
   // Re-check the whole output: the tables as a reader sees them (data split over inline markup,
   // "ADE<b>YEMI</b>", joins up there), and every character of the file, markup included.
-  if (findHits(sheetPages(tables(output)), values).length > 0 || findSpans(readable(text), matchers).length > 0) {
+  if (findHits(sheetPages(tables(output)), values).length > 0 || findSpans(percentDecoded(readable(text)), matchers).length > 0) {
     throw unsupportedFormat("Personal data in this HTML export is split across markup in a way that cannot be removed; no redacted copy was produced");
   }
   return { bytes: output, redactions: count };

@@ -3,6 +3,8 @@ import { unsupportedFormat } from "../../errors.ts";
 import { cellText } from "../xlsx/cell-text.ts";
 import { buildMatchers, detectPii, emptyValues, findHits, findSpans, mergeValues, replaceSpans, type KnownPii, type Matcher, type PiiValues } from "./find.ts";
 import type { PageRuns, TextRun } from "./pdf-text.ts";
+import { cleanSheetExtras } from "./xlsx-extras.ts";
+import { sweepWorkbook } from "./xlsx-sweep.ts";
 
 /** What replaces personal data in a cell. */
 export const REDACTED = "[REDACTED]";
@@ -54,10 +56,7 @@ function redactText(text: string, matchers: Matcher[]): string | undefined {
   return replaceSpans(text, matchers, REDACTED)?.text;
 }
 
-/**
- * Print headers and footers can carry the same data as the cells. (Cell notes need nothing:
- * exceljs does not read them, so they are not written back.)
- */
+/** Print headers and footers can carry the same data as the cells. */
 function redactHeaders(ws: ExcelJS.Worksheet, matchers: Matcher[]): number {
   let n = 0;
   const hf = ws.headerFooter as Record<string, unknown> | undefined;
@@ -74,8 +73,10 @@ function redactHeaders(ws: ExcelJS.Worksheet, matchers: Matcher[]): number {
 
 /**
  * Redacts a workbook in memory: the same personal data as in a PDF, found with the same rules,
- * replaced by "[REDACTED]" in the cells that hold it and in print headers/footers.
- * Other cells are not written to. The document
+ * replaced by "[REDACTED]" in the cells that hold it, in print headers/footers, in cell notes,
+ * data-validation prompts, and links and formulas that carry it (xlsx-extras.ts); other cells are
+ * not written to. The written copy is swept part by part (xlsx-sweep.ts) and refused if any of the
+ * data is left. The document
  * properties that name people or organisations (creator, last modified by, company, manager) and
  * describe the file (title, subject, keywords, description) are cleared.
  */
@@ -105,7 +106,7 @@ export async function redactXlsx(bytes: Uint8Array, known?: KnownPii): Promise<{
     }
   }
   const matchers = buildMatchers(values);
-  let extra = 0;
+  let extra = cleanSheetExtras(wb, matchers, REDACTED, (cell) => cellText(cell.value, Number.POSITIVE_INFINITY));
   for (const ws of wb.worksheets) extra += redactHeaders(ws, matchers);
   // Sheet names may not contain brackets, so the marker there is a plain word.
   wb.worksheets.forEach((ws) => {
@@ -121,6 +122,7 @@ export async function redactXlsx(bytes: Uint8Array, known?: KnownPii): Promise<{
   for (const k of ["creator", "lastModifiedBy", "company", "manager", "title", "subject", "keywords", "description"]) {
     if (k in p) p[k] = "";
   }
-  const out = await wb.xlsx.writeBuffer();
-  return { bytes: new Uint8Array(out as ArrayBuffer), redactions: new Set(hits.map((h) => h.group)).size + extra };
+  const out = new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+  sweepWorkbook(out, matchers);
+  return { bytes: out, redactions: new Set(hits.map((h) => h.group)).size + extra };
 }
