@@ -9,6 +9,7 @@ import { accountScrubber } from "./metadata/index.ts";
 import { emptySection, type ReadSection, readSection, type SectionScan, scanSection } from "./sections/read.ts";
 import { splitSections } from "./sections/split.ts";
 import type { ExtractedDocument, ParseResponse } from "./types.ts";
+import { settleVerdict } from "./verdict.ts";
 
 /** Lines of the whole document in reading order. */
 export function documentLines(doc: ExtractedDocument): Line[] {
@@ -58,7 +59,11 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
     first.section.checks.notes.push(`The document holds ${read.length} account sections; each was read on its own (see accounts).`);
     maskEveryAccount(read);
   }
-  for (const r of read) r.section.checks.marker_coverage = coverage;
+  for (const r of read) {
+    r.section.checks.marker_coverage = coverage;
+    // Stages after a section's own reconcile may have added checks or assumptions.
+    settleVerdict(r.section);
+  }
   return { format_version: FORMAT_VERSION, ...first.section, accounts: read.map((r) => r.section) };
 }
 

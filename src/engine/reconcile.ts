@@ -4,6 +4,7 @@ import { linkOf } from "./chain/link.ts";
 import { chainsFromFirst, firstRowVouched, impliedOpening, openingDisagreement } from "./chain/opening.ts";
 import { orderByChain } from "./chain/order.ts";
 import type { Checks } from "./types.ts";
+import { printedContradicts, verdictOf } from "./verdict.ts";
 
 /** One transaction in statement order, amounts already read, before ordering and balance checks. */
 export interface LedgerRow {
@@ -53,6 +54,7 @@ export interface Reconciled<T extends LedgerRow> {
  */
 export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigures): Reconciled<T> {
   const notes: string[] = [];
+  const assumed: string[] = [];
   let rows = input.map((r) => ({ ...r }));
   let reversed = false;
   const first = rows[0];
@@ -93,17 +95,21 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     opening = implied;
     openingSource = "derived";
     notes.push(openingDisagreement(printed, implied, rows));
+    assumed.push(`The opening balance ${formatKobo(implied)} is the one the first row implies; the printed ${formatKobo(printed.opening)} was taken to be the balance after the first row.`);
   } else if (printed.opening !== null) {
     opening = printed.opening;
     openingSource = "statement";
   } else if (head && implied !== null) {
     opening = implied;
-    openingSource = "derived";
+    // The first row's printed Balance Before is a printed figure: the opening is the statement's.
+    openingSource = head.balanceBefore != null ? "statement" : "derived";
     notes.push(head.balanceBefore != null ? "No opening balance is printed; the first row's balance before was taken." : "No opening balance is printed; it was derived from the first row.");
+    if (head.balanceBefore == null) assumed.push(`The opening balance ${formatKobo(implied)} was worked back from the first row's balance and amount (none is printed).`);
   } else {
     opening = 0n;
     openingSource = "assumed_zero";
     notes.push("No opening balance is printed; 0.00 was assumed.");
+    assumed.push("The opening balance 0.00 was assumed (none is printed and the rows print no balance).");
   }
 
   let balancesDerived = false;
@@ -129,8 +135,15 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     prev = balance;
     return { ...r, balance };
   });
-  if (balancesDerived) notes.push(hasBalances ? "Some rows print no balance; theirs were derived from the chain." : "The statement has no balance column; balances were derived from the opening balance.");
-  if (koboRows.length > 0) notes.push(`Row(s) ${koboRows.slice(0, 5).map((i) => i + 1).join(", ")}${koboRows.length > 5 ? ", ..." : ""}: the printed balance is 1 kobo off the row's amounts (rounded half-kobo charges) and was accepted.`);
+  if (balancesDerived) {
+    notes.push(hasBalances ? "Some rows print no balance; theirs were derived from the chain." : "The statement has no balance column; balances were derived from the opening balance.");
+    assumed.push(hasBalances ? "Balances of rows that print none were counted from the previous balance." : "Every balance was counted from the opening balance (the statement prints none).");
+  }
+  if (koboRows.length > 0) {
+    const listedRows = `${koboRows.slice(0, 5).map((i) => i + 1).join(", ")}${koboRows.length > 5 ? ", ..." : ""}`;
+    notes.push(`Row(s) ${listedRows}: the printed balance is 1 kobo off the row's amounts (rounded half-kobo charges) and was accepted.`);
+    assumed.push(`Row(s) ${listedRows}: a rounded half-kobo charge was assumed where the printed balance is 1 kobo off.`);
+  }
   let totalDebit = 0n;
   let totalCredit = 0n;
   let debits = 0;
@@ -173,7 +186,10 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   // checked unless a printed closing balance or total agrees.
   const unvouched = balancesDerived && !hasBalances && openingSource === "assumed_zero" && totalsMatch !== true && closingMatch !== true;
   if (unvouched) notes.push("Balances were counted from an assumed 0.00 and no printed figure confirms them; they are not the account's balances.");
-  const rowWiseReconcilable = rowChain && !unvouched && (!balancesDerived || (totalsMatch !== false && closingMatch !== false));
+  // The rows must chain and nothing the statement prints about itself may contradict them: a chain
+  // of a few rows under a header that counts 129 debits is not the statement.
+  const contradicted = printedContradicts({ totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch });
+  const rowWiseReconcilable = rowChain && !unvouched && !contradicted;
   return {
     rows: out,
     opening,
@@ -193,6 +209,8 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
       opening_balance_source: openingSource,
       kobo_rounding_rows: koboRows,
       notes,
+      assumed,
+      verdict: verdictOf({ row_chain: rowChain, totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch, assumed }, rowWiseReconcilable),
     },
   };
 }

@@ -85,6 +85,14 @@ export interface Checks {
   kobo_rounding_rows: number[];
   /** Human-readable notes on what was compared and where it disagreed. */
   notes: string[];
+  /**
+   * One overall verdict (src/engine/verdict.ts): "verified" when every row chains, every printed figure
+   * agrees and nothing was assumed or derived; "partial" when the rows chain and nothing printed
+   * contradicts them but something was assumed or derived (listed in `assumed`); "unverified" otherwise.
+   */
+  verdict: "verified" | "partial" | "unverified";
+  /** Human-readable facts taken without a printed figure to back them (a derived opening, derived balances...). */
+  assumed: string[];
   /** 0..100: how sure the bank detection is (as the error envelope's marker_coverage); set by assembleLines. */
   marker_coverage?: number;
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from "./deps.ts";
 import { RequestValidationError } from "./errors.ts";
 import { formatQueryParameter, NO_STORE, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
+import { liftIdleTimer, onBodyEnd } from "./idle-timer.ts";
 import { receiveUpload } from "./upload.ts";
 
 export { streamInUse } from "./job-stream.ts";
@@ -36,9 +37,10 @@ export const jobRoutes = (deps: JobsDeps) => {
     "/v1/parse/jobs/:id/stream",
     async ({ params, request, server }) => {
       const res = await jobs.stream(params.id, request.headers.get("last-event-id"), config.SSE_HEARTBEAT_S * 1000);
-      // The heartbeat keeps the stream alive; Bun's own idle timer must not end it between beats.
-      if (res.status === 200) server?.timeout(request, 0);
-      return res;
+      if (res.status !== 200) return res;
+      // The heartbeat keeps the stream alive; Bun's own idle timer must not end it between beats,
+      // and is put back when the stream ends so the keep-alive connection can be closed when idle.
+      return onBodyEnd(res, liftIdleTimer(server, request, config.HTTP_IDLE_TIMEOUT_S));
     },
     {
       params: JobParams,
@@ -55,9 +57,11 @@ export const jobRoutes = (deps: JobsDeps) => {
     .use(apiKeyAuth(deps))
     .post(
       "/v1/parse/jobs",
-      async ({ request, caller, set }) => {
+      async ({ request, caller, set, server }) => {
+        // Body bytes do not reset Bun's idle timer: only UPLOAD_IDLE_TIMEOUT_S (true idleness) cuts an upload.
+        const restore = liftIdleTimer(server, request, config.HTTP_IDLE_TIMEOUT_S);
         // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
-        const upload = await receiveUpload(jobs, caller, request, config);
+        const upload = await receiveUpload(jobs, caller, request, config).finally(restore);
         const job = await jobs.submit(caller, upload, request);
         set.status = 202;
         const { poll_url, stream_url } = jobPaths(job.id);

@@ -123,6 +123,10 @@ export const Checks = z
     notes: z.array(z.string()).describe("Plain sentences on what was compared and where it disagreed"),
     kobo_rounding_rows: z.array(z.number().int()).optional().describe("0-based indexes of rows accepted although off by exactly 1 kobo"),
     marker_coverage: z.number().int().min(0).max(100).optional().describe("0..100: how sure the bank detection is"),
+    verdict: z
+      .enum(["verified", "partial", "unverified"])
+      .describe("verified: every row chains, every printed figure agrees, nothing assumed; partial: rows chain but something was assumed or derived (see assumed); unverified: otherwise"),
+    assumed: z.array(z.string()).describe("Facts taken without a printed figure to back them (a derived opening, derived balances)"),
   })
   .meta({ id: "Checks" });
 

@@ -39,6 +39,8 @@ export function sampleResponse(): ParseResponse {
       opening_balance_source: "statement",
       kobo_rounding_rows: [],
       notes: ["Synthetic sample statement: returned instead of a parse past the free monthly cap; the document was not read."],
+      assumed: [],
+      verdict: "verified",
     },
   };
   const { format_version: _, ...section } = response;

@@ -8,6 +8,7 @@ import { accountScrubber, extractHeaderFacts, type HeaderFacts, maskAccountNumbe
 import { absKobo, formatKobo, isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
 import { type LedgerRow, type PrintedFigures, reconcile } from "../reconcile.ts";
 import type { AccountSection, Checks, Transaction } from "../types.ts";
+import { settleVerdict } from "../verdict.ts";
 import { squeezeSpaces } from "../whitespace.ts";
 import { rowDate, sideless, sides, signedBalance } from "./cells.ts";
 
@@ -273,10 +274,12 @@ export function emptySection(s: SectionScan, ctx: SectionContext & { primary: He
     opening_balance_source: own.opening !== null ? "statement" : "assumed_zero",
     kobo_rounding_rows: [],
     notes: ["The section's table has no transactions."],
+    assumed: own.opening === null && own.closing === null ? ["The section's balance 0.00 was assumed (it prints none)."] : [],
+    verdict: "unverified",
   };
   const order = inferDayMonthOrder(facts.period ? [...facts.period] : []);
   const scrub = accountScrubber(facts.accountNumber);
-  return {
+  const out: ReadSection = {
     facts,
     section: {
       metadata: {
@@ -294,6 +297,8 @@ export function emptySection(s: SectionScan, ctx: SectionContext & { primary: He
       transactions: [],
     },
   };
+  settleVerdict(out.section);
+  return out;
 }
 
 /**
