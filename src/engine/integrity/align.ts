@@ -4,7 +4,10 @@ import type { IntegritySignal } from "./types.ts";
 /**
  * Amount columns are right-aligned by the bank's generator to the same edge, to a fraction of a
  * point. A figure changed in place (its glyphs replaced in the content stream, or retyped at the
- * old figure's starting point) keeps the old start and so ends off that edge.
+ * old figure's starting point) keeps the old start and so ends off that edge. The edge is judged
+ * against the column's own spread: a renderer that places figures a little off (measuring them
+ * with other metrics) strays on many of them, or puts several on a second edge of their own, and
+ * neither is an edit.
  */
 
 /** A plain amount: digits with thousands separators and two decimals, optionally signed. */
@@ -16,6 +19,25 @@ const MIN_COLUMN = 3;
 
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
+/** A right edge shared by a column's amounts, with the span they cover. */
+interface Edge {
+  edge: number;
+  x0: number;
+  top: number;
+  bottom: number;
+  members: TextItem[];
+}
+
+/** How many times the column's typical stray a figure must exceed to be out of line. */
+const SPREAD_FACTOR = 4;
+
+/** The column's typical stray from its edge: the median of its figures' distances from it. */
+function columnSpread(offsets: number[]): number {
+  if (offsets.length === 0) return 0;
+  const d = offsets.map(Math.abs).sort((a, b) => a - b);
+  return d[Math.floor(d.length / 2)]!;
+}
+
 export function misalignedFigures(page: PageText): IntegritySignal[] {
   // An amount ends in a digit: most items are ruled out before the pattern runs.
   const amounts = page.items.filter((it) => {
@@ -26,7 +48,7 @@ export function misalignedFigures(page: PageText): IntegritySignal[] {
   const right = (it: TextItem) => it.x + it.width;
   const sorted = [...amounts].sort((a, b) => right(a) - right(b));
   // Edges shared by at least MIN_COLUMN amounts, each with the span its amounts cover.
-  const edges: { edge: number; x0: number; top: number; bottom: number; members: TextItem[] }[] = [];
+  const edges: Edge[] = [];
   for (let i = 0; i < sorted.length; ) {
     let j = i;
     while (j + 1 < sorted.length && right(sorted[j + 1]!) - right(sorted[i]!) <= EDGE) j++;
@@ -45,12 +67,20 @@ export function misalignedFigures(page: PageText): IntegritySignal[] {
   const off = amounts.filter((it) => !onEdge(it));
   const starts = new Map<number, number>();
   for (const it of off) starts.set(Math.round(it.x), (starts.get(Math.round(it.x)) ?? 0) + 1);
+  const inColumn = (it: TextItem, e: Edge) => it.x < e.edge && right(it) > e.x0 && it.y > e.top && it.y < e.bottom;
   const odd = off.filter((it) => {
     if ((starts.get(Math.round(it.x)) ?? 0) >= 2) return false;
     // Within the column's rows: a summary box above the table or a totals line below it may be set apart.
-    const column = edges.find((e) => it.x < e.edge && right(it) > e.x0 && it.y > e.top && it.y < e.bottom);
-    // Off the edge by more than a glyph's sliver but inside the column's span: moved, not another column.
-    if (column === undefined || Math.abs(right(it) - column.edge) <= Math.max(1.5, 0.15 * it.height)) return false;
+    const column = edges.find((e) => inColumn(it, e));
+    if (column === undefined) return false;
+    // Off the edge by more than a glyph's sliver, and by more than the column's own figures stray
+    // from it: a renderer that places every figure a little off spreads the whole column.
+    const others = amounts.filter((a) => a !== it && (column.members.includes(a) || inColumn(a, column)));
+    const tolerance = Math.max(1.5, 0.15 * it.height, SPREAD_FACTOR * columnSpread(others.map((a) => right(a) - column.edge)));
+    if (Math.abs(right(it) - column.edge) <= tolerance) return false;
+    // Another figure of different length off the edge by the same amount: the renderer's second
+    // alignment (figures it measures differently), not an edit; an edited figure strays alone.
+    if (off.some((o) => o !== it && Math.round(o.x) !== Math.round(it.x) && inColumn(o, column) && Math.abs(right(o) - right(it)) <= EDGE)) return false;
     // Its neighbours on the edge starting where it starts make a left-aligned block (a summary box).
     const above = nearest(column.members.filter((m) => m.y < it.y), -1);
     const below = nearest(column.members.filter((m) => m.y > it.y), 1);

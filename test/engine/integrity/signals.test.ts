@@ -118,6 +118,25 @@ describe("a figure changed in place in the content stream", () => {
   });
 });
 
+describe("a genuine export whose renderer right-aligns figures by an average glyph width (issue 29 item 15)", async () => {
+  // Short figures ("120.00", "50.00") land ~2 pt short of the edge the long ones share: the bank's
+  // own rendering. The user took the password off with pypdf, which keeps the file's dates.
+  const offset = await statement({ estimatedCharWidth: 4.4 });
+
+  test("re-saved by pypdf it is not likely_edited, and no figure is called misaligned", async () => {
+    const i = await integrity(await withInfo(offset, { producer: "pypdf" }));
+    expect(codes(i)).toEqual(["producer_resaver"]);
+    expect(i.verdict).toBe("review");
+  });
+
+  test("a figure changed in place in that same export is still figure_misaligned, and with the totals broken likely_edited", async () => {
+    const i = await integrity(await withInfo(await editInPlace(offset, salary, "4,200,000.00"), { producer: "pypdf" }));
+    expect(signal(i, "figure_misaligned")!.detail).toContain("4,200,000.00");
+    expect(signal(i, "totals_mismatch")).toBeDefined();
+    expect(i.verdict).toBe("likely_edited");
+  });
+});
+
 describe("a ReportLab overlay stamped with qpdf (test/engine/integrity/data/make-reportlab-overlay.py)", () => {
   const load = (path: string) => new Uint8Array(readFileSync(join(import.meta.dir, "../../..", path)));
 

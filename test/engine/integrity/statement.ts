@@ -22,6 +22,12 @@ export interface StatementOptions {
   producer?: string;
   creationDate?: Date;
   modificationDate?: Date;
+  /**
+   * Right-aligns figures by an average glyph width (points per character) instead of their real
+   * width, as some report engines do: each figure's right edge then lands off the column's edge by
+   * an amount that depends on its length and punctuation (the bank's own rendering, not an edit).
+   */
+  estimatedCharWidth?: number;
 }
 
 export const OPENING = 250_000_00n;
@@ -73,7 +79,8 @@ export async function statement(opts: StatementOptions = {}): Promise<Uint8Array
   for (let p = 0; p < pages; p++) {
     const page = doc.addPage([595, 842]);
     const { size } = LAYOUT;
-    const right = (s: string, x: number, y: number) => page.drawText(s, { x: x - font.widthOfTextAtSize(s, size), y, size, font });
+    const width = (s: string) => (opts.estimatedCharWidth ? s.length * opts.estimatedCharWidth : font.widthOfTextAtSize(s, size));
+    const right = (s: string, x: number, y: number) => page.drawText(s, { x: x - width(s), y, size, font });
     page.drawText("ODUDUWA MICROFINANCE BANK - STATEMENT OF ACCOUNT", { x: 40, y: 790, size: 12, font: bold });
     page.drawText("Account Name: ADAEZE OKONKWO", { x: 40, y: 770, size, font });
     page.drawText("Account Number: 0123456789", { x: 40, y: 758, size, font });

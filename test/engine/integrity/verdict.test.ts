@@ -27,6 +27,14 @@ describe("verdictOf", () => {
     expect(verdictOf([s("font_outlier", "warn"), s("figure_misaligned", "warn")])).toBe("likely_edited");
   });
 
+  test("a re-saver's name (pypdf taking a password off) is no second kind of evidence unless the save moved the modification date", () => {
+    expect(verdictOf([s("figure_misaligned", "warn"), s("producer_resaver", "warn")])).toBe("review");
+    expect(verdictOf([s("font_outlier", "warn"), s("producer_resaver", "warn")])).toBe("review");
+    expect(verdictOf([s("font_outlier", "warn"), s("producer_resaver", "warn"), s("modified_after_creation", "info")])).toBe("likely_edited");
+    // An editor's name still is.
+    expect(verdictOf([s("figure_misaligned", "warn"), s("producer_editor", "warn")])).toBe("likely_edited");
+  });
+
   test("any high signal is likely_edited", () => {
     expect(verdictOf([s("text_over_text", "high")])).toBe("likely_edited");
   });
