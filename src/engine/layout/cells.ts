@@ -109,7 +109,8 @@ export function splitTyped(tokens: Token[]): Cell[] {
         if (kind === "integer" && prev?.kind === "text") kind = "text";
         // A spaced hyphen between words of one run ("Transfer from X - rent") is punctuation, not an
         // empty-amount placeholder or a minus sign: placeholders stand apart, in their own column.
-        if (kind === "empty" && DASH.test(t.text) && prev?.kind === "text" && next && /^[\p{L}\d(]/u.test(next.text) && cellKind(next.text) !== "money") kind = "text";
+        // A dash that ends a run of words ("... FROM X -" wrapped before "rent") is that punctuation too.
+        if (kind === "empty" && DASH.test(t.text) && prev?.kind === "text" && (next ? /^[\p{L}\d(]/u.test(next.text) && cellKind(next.text) !== "money" : true)) kind = "text";
         if (kind === "text" && prev?.kind === "text") {
           // Word extents are kept only for runs of several words (the only ones a column edge can cut).
           prev.words ??= [{ text: prev.text, x0: prev.x0, x1: prev.x1 }];

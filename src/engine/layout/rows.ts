@@ -112,8 +112,9 @@ export function scanTable(lines: Line[], fallback?: FallbackTable, opts: { oneAc
     const h = headerAt(lines, i);
     if (h && !opts.oneAccount && startsOtherAccount(st, line)) continue;
     if (h) {
-      enterHeader(st, lines, i, h);
-      i += h.lineCount - 1;
+      const full = { ...h, lineCount: h.lineCount + headingTail(lines, i, h) };
+      enterHeader(st, lines, i, full);
+      i += full.lineCount - 1;
       continue;
     }
     const tl = st.header && !st.skipping ? readTableLine(st, line, st.header.columns) : null;
@@ -148,6 +149,41 @@ function startsOtherAccount(st: ScanState, header: Line): boolean {
   if (!other || other === st.account) return false;
   st.otherAccount = other;
   return true;
+}
+
+/** A heading label's last word wraps onto a line of its own within this many glyph heights under the heading. */
+const HEADING_TAIL_GAP = 1.5;
+/** Lines a wrapped heading label may add under the header lines. */
+const MAX_HEADING_TAIL = 2;
+
+/** The first row starts at least this many times further below a heading tail than the tail is below the heading. */
+const ROW_PADDING_RATIO = 1.5;
+
+/**
+ * Lines right under a header that only finish its labels ("Reference" / "Date ... Balance" /
+ * "Number"): every cell is a word under a heading label, as close as the heading's own lines, and
+ * the table's padding follows before the next line. Left alone they would read as a continuation
+ * of the row above (the last row of the page before). A row's wrapped text under a repeated
+ * header is spaced like the rows after it, so it is never taken.
+ */
+function headingTail(lines: Line[], i: number, h: Header): number {
+  let n = 0;
+  let above = lines[i + h.lineCount - 1]!;
+  for (let j = i + h.lineCount; j < lines.length && n < MAX_HEADING_TAIL; j++) {
+    const l = lines[j]!;
+    const gap = l.y - above.y;
+    const close = l.page === above.page && gap <= HEADING_TAIL_GAP * Math.max(l.h, above.h);
+    const underLabels = l.cells.length > 0 && l.cells.every((c) => c.kind === "text" && h.columns.some((col) => Math.min(col.x1, c.x1) - Math.max(col.x0, c.x0) > 0));
+    if (!close || !underLabels || headerAt(lines, j)) break;
+    let k = j + 1;
+    while (k < lines.length && lines[k]!.cells.length === 0) k++;
+    const next = lines[k];
+    const padded = !next || next.page !== l.page || next.y - l.y > ROW_PADDING_RATIO * gap;
+    if (!padded) break;
+    n++;
+    above = l;
+  }
+  return n;
 }
 
 function markTable(st: ScanState, line: Line, y = line.y): void {
@@ -226,9 +262,13 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   const labelledLine = OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
   // Amounts printed a line below their date (bottom-aligned cells) complete the row above.
   const last = rows[rows.length - 1];
-  if (last && rows.length > st.pageFirstRow && !rowHasMoney(last) && line.y - last.lastY <= CONTINUATION_GAP * line.h) {
-    appendParts(last, parts, "after");
-    last.lastY = line.y;
+  // Or, the first table line of a page, the figures of a row whose date cell ended the page before
+  // (a tall vertically centred row cut by the page break).
+  const cutByPageBreak = last !== undefined && rows.length === st.pageFirstRow && last.page === line.page - 1 && st.lastTablePage === last.page;
+  if (last && !rowHasMoney(last) && (cutByPageBreak || (rows.length > st.pageFirstRow && line.y - last.lastY <= CONTINUATION_GAP * line.h))) {
+    appendParts(last, parts, "after", line);
+    // lastY stays on the row's own page, where its lines above the break still attach to it.
+    if (!cutByPageBreak) last.lastY = line.y;
     st.lastTableY = line.y;
     return;
   }
