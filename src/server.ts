@@ -5,6 +5,7 @@ import { createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { ensureAdminToken } from "./db/admin.ts";
 import { createMetering } from "./metering/metering.ts";
+import { billingMode } from "./billing/mode.ts";
 import { registerInstance } from "./metering/instances.ts";
 import { createParseService } from "./jobs/service.ts";
 import type { JobBackend } from "./jobs/backend.ts";
@@ -56,7 +57,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
   }
   // A database shared with other servers of this process (tests) is not swept for orphans: they run.
   const instance = await registerInstance(db, { log, releaseOrphans: ownsDb });
-  const metering = createMetering({ db, config, instanceId: instance.id, log });
+  const billing = billingMode(config);
+  const metering = createMetering({ db, config, instanceId: instance.id, log, gateLiveKeys: billing.enabled });
   // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).
   const parser = createParseService({ config, log, metering });
   // Where jobs live, chosen once: this process (default), or Redis shared by several instances.
@@ -105,6 +107,12 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
   const port = app.server?.port ?? config.PORT;
   const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
   log.info("listening", { port, database: db.kind });
+  log.info(
+    billing.enabled
+      ? "billing on (Paystack): live keys need an active subscription"
+      : "billing off: no payment provider configured (PAYSTACK_SECRET_KEY unset), live keys are not gated",
+    { billing_enabled: billing.enabled, billing_provider: billing.provider },
+  );
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${host}:${port}`,

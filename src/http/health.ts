@@ -5,6 +5,7 @@ import { ENGINE_VERSION, FORMAT_VERSION, SERVICE_VERSION } from "../version.ts";
 import { listBanks } from "../engine/index.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { apiKeyAuth } from "./auth.ts";
+import { billingMode } from "../billing/mode.ts";
 import { ErrorEnvelope, keyAuthErrors } from "./schemas.ts";
 
 /** A check that has not answered in this long counts as failed, so /readyz itself stays fast. */
@@ -21,6 +22,12 @@ const Status = z.object({
   engine_version: z.string(),
   format_version: z.string(),
   worker_threads: z.number().int(),
+  billing: z
+    .object({
+      enabled: z.boolean().describe("Live keys need an active subscription (402 subscription_inactive otherwise)"),
+      provider: z.string().nullable().describe("The payment provider configured (`paystack`); null when none is (self-hosted: live keys are not gated)"),
+    })
+    .describe("Whether this server bills"),
   instance_id: z.string().optional().describe("With REDIS_URL (several instances): this instance's id"),
   cluster: z
     .object({
@@ -103,11 +110,12 @@ export const healthRoutes = (deps: Pick<AppDeps, "db" | "config" | "readiness" |
         engine_version: ENGINE_VERSION,
         format_version: FORMAT_VERSION,
         worker_threads: deps.config.WORKERS,
+        billing: billingMode(deps.config),
         ...(await deps.jobs?.status()),
       }),
       {
         response: { 200: Status, 500: ErrorEnvelope },
-        detail: { summary: "Service status", description: "No credentials: service and engine versions, parse worker threads; with REDIS_URL also this instance's id and the cluster's queue depth, running jobs and workers online." },
+        detail: { summary: "Service status", description: "No credentials: service and engine versions, parse worker threads, whether billing is on; with REDIS_URL also this instance's id and the cluster's queue depth, running jobs and workers online." },
       },
     );
 };

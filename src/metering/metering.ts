@@ -21,6 +21,8 @@ export interface MeteringOptions {
   log?: Logger;
   /** First retry delay of a failed outcome write, ms (tests shorten it). */
   retryBaseMs?: number;
+  /** Live keys need an active subscription (402 otherwise). Off when no payment provider is configured (src/billing/mode.ts). */
+  gateLiveKeys?: boolean;
 }
 
 export const subscriptionInactive = () =>
@@ -36,9 +38,9 @@ const SAMPLE: Admission = { sample: true, succeeded: async () => {}, failed: asy
  * caller later finalizes it once as succeeded or failed. Capped tiers (test, first_party) check
  * and reserve under a per-owner transaction-scoped advisory lock, so concurrent requests can't
  * overshoot a cap; live keys are never refused for volume (overage is billed), only for a missing
- * subscription.
+ * subscription, and only when billing is on (`gateLiveKeys`).
  */
-export function createMetering({ db, config, now = () => new Date(), instanceId, log, retryBaseMs }: MeteringOptions): Metering {
+export function createMetering({ db, config, now = () => new Date(), instanceId, log, retryBaseMs, gateLiveKeys = true }: MeteringOptions): Metering {
   const pending = new PendingWrites({
     write: (w) => finishReservation(db, w.id, w.outcome, w.at),
     max: config.METERING_PENDING_MAX ?? 100_000,
@@ -103,7 +105,7 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
     async admit(caller, request, { reservationId } = {}) {
       const at = now();
       if (caller.tier === "live") {
-        if (!isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
+        if (gateLiveKeys && !isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
         return admission(await reserve(db, caller, null, at, reservationId));
       }
       // The header is checked before anything is counted, so a bad request never holds a place.

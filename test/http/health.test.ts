@@ -40,7 +40,7 @@ describe("health", () => {
     expect(Object.values(body.checks).every((c) => c.ok)).toBe(true);
   });
 
-  test("GET /v1/status needs no credentials and reports versions and worker threads", async () => {
+  test("GET /v1/status needs no credentials and reports versions, worker threads and whether billing is on", async () => {
     const res = await server.fetch("/v1/status");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -49,6 +49,7 @@ describe("health", () => {
       engine_version: ENGINE_VERSION,
       format_version: FORMAT_VERSION,
       worker_threads: 3,
+      billing: { enabled: false, provider: null },
     });
   });
 

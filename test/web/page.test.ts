@@ -11,13 +11,16 @@ import type { BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/index.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { unique } from "../helpers/db.ts";
+import { startFakePaystack } from "../helpers/paystack.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const SAMPLES = join(ROOT, "fixtures/real");
 const ARTIFACTS = join(ROOT, "test-artifacts");
 
-const server = await startTestServer({ TEST_MONTHLY_CAP: "1000" });
+// Paystack (a local server speaking its API) is configured, so live keys are gated as on a billed service.
+const paystack = startFakePaystack();
+const server = await startTestServer({ TEST_MONTHLY_CAP: "1000", PAYSTACK_BASE_URL: paystack.baseUrl, PAYSTACK_SECRET_KEY: paystack.secretKey });
 const issued = await server.admin("/v1/keys/test", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ owner: unique("web") }) });
 const key = ((await issued.json()) as { key: string }).key;
 const client = createClient({ baseUrl: server.url, apiKey: key });
