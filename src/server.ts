@@ -128,10 +128,15 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
         draining = true;
         const graceMs = config.SHUTDOWN_GRACE_S * 1000;
         const started = Date.now();
+        // Jobs of this process still to end: their owners poll for them and fetch the result later.
+        const pollers = parser.store.unfinished().length > 0;
         // Jobs first (a cluster worker stops taking them), then the parse service itself.
         await jobs.shutdown(graceMs);
         // Outcomes the database missed get one more chance (bounded by what is left of the grace, at least 2 s).
         await metering.flush?.(Math.max(2000, graceMs - (Date.now() - started)));
+        // A job that ended during the drain was counted: its poller gets the rest of the grace to
+        // fetch it (a poller asks every second or so; the last job's end is no time to close).
+        if (pollers) await new Promise((r) => setTimeout(r, Math.max(0, started + graceMs - Date.now())));
         instance.stop();
         await app.stop(true);
         if (ownsDb) await db.close();

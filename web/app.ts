@@ -176,11 +176,6 @@ async function run() {
   }
 }
 
-async function isSample(job: JobRef): Promise<boolean> {
-  const snap = await api.snapshot(job);
-  return "sample" in snap && snap.sample === true;
-}
-
 // ---- Downloads: every format of the one parse -------------------------------------------------
 /** The redacted file keeps its kind: a PDF, an XLSX workbook, or an .xls (HTML or XML spreadsheet). */
 function redactedExtension(type: string, uploaded: string): string {

@@ -40,6 +40,8 @@ export interface Integrity {
 
 export interface ParseResponse extends Section {
   format_version: string;
+  /** The canned sample (a key past its free monthly cap): the document was not read. */
+  sample?: true;
   accounts?: Section[];
   integrity?: Integrity;
 }

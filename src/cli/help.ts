@@ -2,15 +2,16 @@
 export const PARSE_HELP = `usage: statement-parser parse FILE... [--format json|csv] [--redact] [--password P] [--bank ID] [--out DIR] [--progress|--quiet]
 
 Parses bank statements (PDF or XLSX) on this machine; nothing is sent anywhere. FILE may be a
-directory (searched for .pdf, .xlsx, .xls) or - for standard input. On a terminal, without
---format, a short summary (bank, period, rows, totals, reconciled, notes) is printed instead of
-the data; give --format json|csv for the data itself.
+directory (searched for .pdf, .xlsx, .xls) or - for standard input. Results go to stdout: one
+file as its JSON or CSV, several as JSON Lines (one statement a line) or as one CSV with a single
+header (the columns are the same for every statement). Files are written only into --out DIR.
+On a terminal, without --format, a short summary (bank, period, rows, totals, reconciled, notes)
+is printed instead of the data. stderr ends with an "N parsed, M failed" line.
   --format json|csv   output format (default json)
-  --redact            write the redacted document instead (PDF stays PDF, XLSX stays XLSX)
+  --redact            write the redacted document instead (needs --out; PDF stays PDF, XLSX stays XLSX)
   --password P        user password of encrypted PDFs
   --bank ID           bank id that overrides detection ("statement-parser banks" lists them)
-  --out DIR           write FILE.json / FILE.csv / FILE.redacted.pdf into DIR
-                      (default: stdout for one file, else next to each input)
+  --out DIR           write FILE.json / FILE.csv / FILE.redacted.pdf into DIR, one per input
   --progress          always draw the progress bar on stderr (default: only on a terminal)
   --quiet             never draw it
 Exit codes: 0 every file parsed, 1 at least one file failed, 2 usage error.`;

@@ -1,11 +1,12 @@
 /**
- * `parse FILE...`: runs the engine in this process (no server, no database) and writes JSON, CSV
- * or the redacted document. One file with no --out and no --redact goes to stdout; otherwise each
- * result is written next to its input or into --out.
+ * `parse FILE...`: runs the engine in this process (no server, no database). Results go to stdout
+ * (one file: its JSON or CSV; several: JSON Lines, or one CSV with a single header, since the
+ * columns are the same for every statement) unless `--out DIR` asks for one file per input there.
+ * Nothing is written beside the inputs unasked. stderr ends with an "N parsed, M failed" line.
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import type { Progress } from "../engine/types.ts";
+import type { ParseResponse, Progress } from "../engine/types.ts";
 import { AppError } from "../errors.ts";
 import { DOCUMENT_FLAGS, EXIT_OK, EXIT_PARSE_FAILED, oneOf, parseFlags, UsageError } from "./args.ts";
 import { collectInputs, OutputPlan, readStdin, STDIN, writeOutput } from "./files.ts";
@@ -29,27 +30,28 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
   const files = await collectInputs(positionals);
   if (files.length === 0) throw new UsageError("no statement files (.pdf, .xlsx, .xls) found");
   if (files.some((f) => f.path === STDIN) && files.length > 1) throw new UsageError("- (standard input) must be the only FILE");
-  if (files[0]?.path === STDIN && values.redact && values.out === undefined) throw new UsageError("--redact of standard input needs --out DIR");
+  if (values.redact && values.out === undefined) throw new UsageError("--redact writes documents: give --out DIR for them");
   // On a terminal, a person reads a summary; --format asks for the data itself.
   const summarise = Boolean(io.stdout.isTTY) && values.format === undefined && !values.redact;
-  const toStdout = files.length === 1 && values.out === undefined && !values.redact && !summarise;
+  const toStdout = values.out === undefined && !values.redact && !summarise;
   if (values.bank !== undefined) await checkBank(values.bank);
   if (values.out !== undefined) await mkdir(values.out, { recursive: true });
   // The engine (pdf.js, exceljs, pdf-lib) loads only once the command line is known to be good.
   const [{ parseStatement, toCsv }, { redactDocument }] = await Promise.all([import("../engine/index.ts"), import("../engine/redact/index.ts")]);
   const plan = new OutputPlan(files, values.out);
   const barMode = values.quiet ? "off" : values.progress ? "on" : io.stderr.isTTY ? "delayed" : "off";
+  const stdout = new StdoutResults(io, format, files.length > 1);
 
   let failed = 0;
   for (const input of files) {
     const file = input.path;
-    const bytes = file === STDIN ? await readStdin() : new Uint8Array(await readFile(file));
     const bar = new LineProgress(io.stderr, basename(file));
     const startedAt = Date.now();
     const onProgress = (p: Progress) => {
       if (barMode === "on" || (barMode === "delayed" && Date.now() - startedAt > SHOW_BAR_AFTER_MS)) bar.update(p);
     };
     try {
+      const bytes = file === STDIN ? await readStdin() : new Uint8Array(await readFile(file));
       if (values.redact) {
         const r = await redactDocument(bytes, { password: values.password, bank: values.bank });
         const path = plan.path(input, "redact", r.contentType);
@@ -60,19 +62,15 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
       }
       const response = await parseStatement(bytes, { password: values.password, bank: values.bank, onProgress });
       bar.done();
-      const text = format === "csv" ? toCsv(response) : `${JSON.stringify(response, null, 2)}\n`;
+      const saved = values.out === undefined ? undefined : plan.path(input, format);
+      if (saved) await writeOutput(saved, format === "csv" ? toCsv(response) : `${JSON.stringify(response, null, 2)}\n`);
       if (summarise) {
-        // One file on a terminal: the table is the answer. Several (or --out): the JSON is saved too.
-        const saved = files.length > 1 || values.out !== undefined ? plan.path(input, format) : undefined;
-        if (saved) await writeOutput(saved, text);
-        io.stdout.write(summaryTable({ file, response }) + (saved ? `  saved     ${saved}\n` : "  (--format json prints the data itself)\n"));
+        io.stdout.write(summaryTable({ file, response }) + (saved ? `  saved     ${saved}\n` : "  (--format json prints the data itself; --out DIR saves it)\n"));
       } else if (toStdout) {
-        io.stdout.write(text);
+        stdout.write(response, toCsv);
       } else {
-        const path = plan.path(input, format);
-        await writeOutput(path, text);
         const reconciled = response.row_wise_reconcilable ? "reconciled" : "NOT reconciled";
-        io.stderr.write(`${file}: ${response.transactions.length} transactions, ${reconciled} -> ${path}\n`);
+        io.stderr.write(`${file}: ${response.transactions.length} transactions, ${reconciled} -> ${saved}\n`);
       }
     } catch (e) {
       bar.done();
@@ -80,7 +78,28 @@ export async function parseCommand(args: string[], io: Io): Promise<number> {
       io.stderr.write(`${file}: ${describe(e, values.password !== undefined)}\n`);
     }
   }
+  io.stderr.write(`${files.length - failed} parsed, ${failed} failed\n`);
   return failed > 0 ? EXIT_PARSE_FAILED : EXIT_OK;
+}
+
+/**
+ * Results written to stdout: one JSON document (pretty) for one file, JSON Lines for several; CSV
+ * with its header once, the later statements' rows stacked under it (CSV_HEADER is fixed).
+ */
+class StdoutResults {
+  #csvHeaderWritten = false;
+
+  constructor(private readonly io: Io, private readonly format: "json" | "csv", private readonly several: boolean) {}
+
+  write(response: ParseResponse, toCsv: (r: ParseResponse) => string): void {
+    if (this.format === "json") {
+      this.io.stdout.write(this.several ? `${JSON.stringify(response)}\n` : `${JSON.stringify(response, null, 2)}\n`);
+      return;
+    }
+    const csv = toCsv(response);
+    this.io.stdout.write(this.#csvHeaderWritten ? csv.slice(csv.indexOf("\n") + 1) : csv);
+    this.#csvHeaderWritten = true;
+  }
 }
 
 /** The bank ids come from the engine's own list; the message names the command that prints it. */

@@ -347,9 +347,6 @@ function parseJsonOrUndefined(s: string): unknown {
   }
 }
 
-/** `metadata.bank` of the service's canned sample statement (returned past a free monthly cap). */
-const SAMPLE_BANK = "sample";
-
 function isParseResponse(v: unknown): v is ParseResponse {
   return v !== null && typeof v === "object" && Array.isArray((v as { transactions?: unknown }).transactions);
 }

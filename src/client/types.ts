@@ -1,7 +1,10 @@
 /** Shapes of the HTTP API (SPEC 2), as the client sees them. */
-import type { ParseResponse, Progress, StatementMetadata, Transaction } from "../engine/types.ts";
+import type { ParseResponse as EngineParseResponse, Progress, StatementMetadata, Transaction } from "../engine/types.ts";
 
-export type { ParseResponse, StatementMetadata, Transaction };
+export type { StatementMetadata, Transaction };
+
+/** A parse's JSON; `sample: true` when the service returned its canned sample (past a free monthly cap) instead of reading the document. */
+export type ParseResponse = EngineParseResponse & { sample?: true };
 
 /** SPEC 2.6, `GET /v1/usage` (the server's own type; a type-only import adds no server code). */
 export type { CallerUsage as Usage } from "../billing/usage-shapes.ts";

@@ -172,6 +172,7 @@ export const ParseResponse = z
     checks: Checks,
     accounts: z.array(AccountSection).optional().describe("One entry per account section in print order; the first equals the top level"),
     integrity: Integrity.optional(),
+    sample: z.literal(true).optional().describe("Present (true) when the canned sample statement was returned instead of a parse (past a free monthly cap), as X-Sample says"),
   })
   .meta({ id: "ParseResponse" });
 

@@ -5,7 +5,7 @@ import { toCsv } from "../engine/csv.ts";
 import { AppError, jobCancelled, jobExpired, jobFinished, notFound, toAppError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
-import { sampleResponse } from "../metering/sample.ts";
+import { refuseNonStatement, sampleResponse } from "../metering/sample.ts";
 import { unmeteredAdmission } from "../metering/unmetered.ts";
 import type { Admission, Metering } from "../metering/types.ts";
 import { RememberedJobs } from "./expired.ts";
@@ -153,7 +153,10 @@ export function createParseService({ config, log, metering, workerFilename }: Se
   async function admit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<{ ticket: Ticket; admission: Admission }> {
     const ticket = gate.enter(upload.hold ?? caller.keyId);
     try {
-      return { ticket, admission: await metering.admit(caller, request) };
+      const admission = await metering.admit(caller, request);
+      // Past a cap the engine does not run, but a file that is no statement still gets its real 4xx.
+      if (admission.sample) refuseNonStatement(upload.bytes);
+      return { ticket, admission };
     } catch (e) {
       ticket.release();
       throw e;

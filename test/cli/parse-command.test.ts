@@ -1,7 +1,8 @@
 /** The `parse` command: the engine in the CLI's own process, no server and no database. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CSV_HEADER } from "../../src/engine/csv.ts";
 import { parseStatement, toCsv } from "../../src/engine/index.ts";
 import type { ParseResponse } from "../../src/engine/types.ts";
 import { ROOT, runCli, SAMPLES, tempDir } from "./support.ts";
@@ -19,6 +20,7 @@ describe("usage errors exit 2", () => {
     ["unknown flag", ["parse", "--colour", GTBANK], /colour/],
     ["missing file", ["parse", "/nonexistent/statement.pdf"], /no such file or directory/],
     ["redact with format", ["parse", "--redact", "--format", "csv", GTBANK], /cannot be combined/],
+    ["redact without --out", ["parse", "--redact", GTBANK], /--redact writes documents: give --out DIR/],
   ];
   for (const [name, args, message] of cases) {
     test(name, async () => {
@@ -98,5 +100,41 @@ describe("parse", () => {
     const pdf = readFileSync(join(out, "firstbank.redacted.pdf"));
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(r.stderr).toMatch(/\d+ redactions/);
+  });
+
+  test("several files go to stdout as JSON Lines; nothing is written beside the inputs; stderr ends N parsed, M failed", async () => {
+    const dir = tempDir("cli-batch");
+    for (const name of ["firstbank.pdf", "zenith.pdf"]) copyFileSync(join(SAMPLES, name), join(dir, name));
+    const r = await runCli(["parse", dir]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((l) => JSON.parse(l) as ParseResponse);
+    expect(first).toEqual(await parseStatement(new Uint8Array(readFileSync(join(dir, "firstbank.pdf")))));
+    expect(second).toEqual(await parseStatement(new Uint8Array(readFileSync(join(dir, "zenith.pdf")))));
+    expect(readdirSync(dir).sort()).toEqual(["firstbank.pdf", "zenith.pdf"]);
+    expect(r.stderr.trimEnd().split("\n").at(-1)).toBe("2 parsed, 0 failed");
+  });
+
+  test("--format csv of two banks' statements is one CSV with one header, the rows of both stacked", async () => {
+    const files = [join(SAMPLES, "firstbank.pdf"), GTBANK_XLSX];
+    const r = await runCli(["parse", "--format", "csv", ...files]);
+    expect(r.code).toBe(0);
+    const csvs = await Promise.all(files.map(async (f) => toCsv(await parseStatement(new Uint8Array(readFileSync(f))))));
+    const rows = (csv: string) => csv.trimEnd().split("\r\n").slice(1);
+    const lines = r.stdout.trimEnd().split("\r\n");
+    expect(lines[0]).toBe(CSV_HEADER.join(","));
+    expect(lines.filter((l) => l === CSV_HEADER.join(","))).toHaveLength(1);
+    expect(lines.slice(1)).toEqual([...rows(csvs[0] ?? ""), ...rows(csvs[1] ?? "")]);
+    // Two banks in one file, told apart by the bank column.
+    expect(new Set(lines.slice(1).map((l) => l.split(",")[0])).size).toBe(2);
+    expect(r.stderr.trimEnd().split("\n").at(-1)).toBe("2 parsed, 0 failed");
+  });
+
+  test("a failed file is counted in the last line", async () => {
+    const r = await runCli(["parse", join(SAMPLES, "encrypted.pdf"), join(SAMPLES, "firstbank.pdf")]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect(r.stderr.trimEnd().split("\n").at(-1)).toBe("1 parsed, 1 failed");
   });
 });

@@ -9,6 +9,7 @@ import type { Caller } from "../../db/keys.ts";
 import type { Metering } from "../../metering/types.ts";
 import type { JobBackend, JobView } from "../backend.ts";
 import { type Hold, holdOf } from "../gate.ts";
+import { refuseNonStatement } from "../../metering/sample.ts";
 import { type ParseService, sampleResult } from "../service.ts";
 import { ClusterAdmission, InstanceRegistry, type PlaceRef } from "./admission.ts";
 import { ConsumerClaim } from "./claim.ts";
@@ -171,6 +172,8 @@ export async function createRedisBackend({ config, log, metering, parser, instan
         // Reserved under the job's id: whichever instance ends the job settles this one row.
         const metered = await metering.admit(caller, request, { reservationId: reservationOf(id) });
         if (metered.sample) {
+          // Past a cap the engine does not run, but a file that is no statement still gets its real 4xx.
+          refuseNonStatement(upload.bytes);
           await onRedis(() => records.create(job, false));
           created = true;
           await queue.end(id, { key_id: caller.keyId, token: ref.token }, { outcome: sampleResult(upload.kind), sample: true });
