@@ -260,13 +260,14 @@ describe("parseJob", () => {
     expect(seen.find((s) => s.path === `${p}/v1/parse/jobs`)?.form).toEqual({ pdf: "file:5", redact: "true" });
   });
 
-  test("the canned sample (past a free cap) is flagged, confirmed by the snapshot", async () => {
+  test("the canned sample (past a free cap) is flagged from its JSON's sample: true", async () => {
     const p = prefix();
-    const sampleBody = { ...RESPONSE, metadata: { ...RESPONSE.metadata, bank: "sample" } };
-    job(p, () => sse([`event: result\ndata: ${JSON.stringify(sampleBody)}\n\n`]), () => Response.json({ job_id: "job_1", state: "done", sample: true, result: sampleBody }));
+    const sampleBody = { ...RESPONSE, metadata: { ...RESPONSE.metadata, bank: "sample" }, sample: true };
+    job(p, () => sse([`event: result\ndata: ${JSON.stringify(sampleBody)}\n\n`]));
     // Asked for redaction, the sample arrives as JSON: the event says so.
     const last = (await collect(client(p).parseJob(pdf, { redact: true }))).at(-1);
     expect(last).toMatchObject({ type: "result", kind: "json", sample: true });
+    expect(hits.get(`${p}/v1/parse/jobs/job_1`)).toBeUndefined(); // the JSON says it: no snapshot request
 
     const q = prefix();
     job(q, () => sse([`event: result\ndata: ${JSON.stringify(RESPONSE)}\n\n`]));

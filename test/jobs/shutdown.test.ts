@@ -19,7 +19,8 @@ async function start(overrides: Record<string, string>): Promise<TestServer> {
 
 describe("graceful shutdown", () => {
   test("stop() lets a running job finish and ends its stream with the result, then refuses connections", async () => {
-    const server = await start({ WORKERS: "2", SHUTDOWN_GRACE_S: "60" });
+    // The listener stays open for the whole grace when a job was running (drain-pollers.test.ts): a short one here.
+    const server = await start({ WORKERS: "2", SHUTDOWN_GRACE_S: "15" });
     const f = server.fetch;
 
     const { key } = await newKey(server, unique());
@@ -51,7 +52,7 @@ describe("graceful shutdown", () => {
   }, 60_000);
 
   test("during the grace /readyz answers 503 draining, new parses get 503, and a job finishing meanwhile can be polled and fetched (issue 15 item 14)", async () => {
-    const server = await start({ WORKERS: "2", SHUTDOWN_GRACE_S: "60" });
+    const server = await start({ WORKERS: "2", SHUTDOWN_GRACE_S: "20" });
     const { key } = await newKey(server, unique());
     const long = await submit(server, key, form(await makeStatementPdf({ pages: 60 })));
     const short = await submit(server, key, form(await makeStatementPdf({ pages: 1 })), "?format=csv");
