@@ -1,4 +1,4 @@
-import type { KeyTier } from "../db/keys.ts";
+import type { KeyTier } from "./tiers.ts";
 import { encodeBase62, randomBase62 } from "./base62.ts";
 
 /**
