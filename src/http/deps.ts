@@ -4,6 +4,9 @@ import type { Logger } from "../log.ts";
 import type { JobBackend } from "../jobs/backend.ts";
 import type { ParseService } from "../jobs/service.ts";
 import type { Metering } from "../metering/types.ts";
+import type { ReadinessCheck } from "../readiness.ts";
+
+export type { ReadinessCheck };
 
 /**
  * Everything the HTTP plugins need, built once in src/server.ts and handed to each plugin.
@@ -24,10 +27,4 @@ export interface AppDeps {
   readiness?: ReadinessCheck[];
   /** True once SIGTERM arrived: /readyz answers 503 `draining` while running jobs finish (issue 15). */
   draining?: () => boolean;
-}
-
-/** One readiness check: resolves when ready, throws (or resolves false) when not. */
-export interface ReadinessCheck {
-  name: string;
-  check(): Promise<boolean | void>;
 }

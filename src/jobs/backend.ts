@@ -1,5 +1,5 @@
 import type { Caller } from "../db/keys.ts";
-import type { ReadinessCheck } from "../http/deps.ts";
+import type { ReadinessCheck } from "../readiness.ts";
 import type { Hold } from "./gate.ts";
 import type { JobState } from "./job.ts";
 import type { DocumentResult } from "./runner.ts";
