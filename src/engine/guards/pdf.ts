@@ -4,7 +4,10 @@ import { countInflated, type InflateCount } from "./inflate.ts";
 import { formNestingDepth } from "./forms.ts";
 import { type CryptState, pdfCrypt } from "./pdf-crypt.ts";
 import { type PdfGuardLimits, pdfGuardLimits } from "./limits.ts";
-import { type ObjectStart, type PagesNode, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
+import { type ObjectStart, type PdfSyntax, scanPdfSyntax, type StreamRef } from "./pdf-syntax.ts";
+import type { PageTreeFacts } from "../pdf/page-tree.ts";
+
+export type { PageTreeFacts };
 
 export interface PdfGuardReport {
   pagesCountClaim: number;
@@ -30,16 +33,6 @@ export interface PdfGuardReport {
 
 /** Inflated object streams by the offset of their (encoded) data in the file; `end` is where that data ends. */
 export type InflatedStreams = Map<number, { end: number; data: Uint8Array }>;
-
-/** What the scan saw of the page tree, for balancing a flat one (src/engine/pdf/page-tree.ts). */
-export interface PageTreeFacts {
-  /** Object numbers of `/Type /Page` dictionaries. */
-  pageObjects: number[];
-  pagesNodes: PagesNode[];
-  /** False when the scan could not see every object (locked encryption, capped lists). */
-  complete: boolean;
-  encrypted: boolean;
-}
 
 export interface PdfGuardOptions {
   /** The user's password for an encrypted PDF (empty opens most of them). */

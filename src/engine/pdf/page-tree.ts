@@ -1,6 +1,15 @@
-import type { PageTreeFacts } from "../guards/pdf.ts";
 import { type PdfValue, readObject } from "../guards/pdf-object.ts";
 import type { PagesNode } from "../guards/pdf-syntax.ts";
+
+/** What the PDF guard's scan (src/engine/guards/pdf.ts) saw of the page tree, for balancing a flat one. */
+export interface PageTreeFacts {
+  /** Object numbers of `/Type /Page` dictionaries. */
+  pageObjects: number[];
+  pagesNodes: PagesNode[];
+  /** False when the scan could not see every object (locked encryption, capped lists). */
+  complete: boolean;
+  encrypted: boolean;
+}
 
 /**
  * pdf.js looks a page up by walking the page tree from the root on every getPage, testing each
