@@ -1,4 +1,5 @@
 import { formatKobo, type Kobo } from "./money.ts";
+import type { LedgerRow, PrintedFigures } from "./ledger.ts";
 import { assignSidesByChain } from "./chain/assign.ts";
 import { linkOf } from "./chain/link.ts";
 import { chainsFromFirst, firstRowVouched, impliedOpening, openingDisagreement } from "./chain/opening.ts";
@@ -6,33 +7,7 @@ import { orderByChain } from "./chain/order.ts";
 import type { Checks } from "./types.ts";
 import { printedContradicts, verdictOf } from "./verdict.ts";
 
-/** One transaction in statement order, amounts already read, before ordering and balance checks. */
-export interface LedgerRow {
-  sortKey: number;
-  debit: Kobo;
-  credit: Kobo;
-  /** Printed balance after the row, or null when the statement prints none for it. */
-  balance: Kobo | null;
-  /** An amount whose side the statement does not say (unsigned amount column without DR/CR). */
-  unsided: Kobo | null;
-  /** Printed balance before the row, where the statement has a Balance Before column. */
-  balanceBefore?: Kobo | null;
-}
-
-/** What a statement prints about itself (header or summary block); null where it prints nothing. */
-export interface PrintedTotals {
-  opening: Kobo | null;
-  closing: Kobo | null;
-  totalDebit: Kobo | null;
-  totalCredit: Kobo | null;
-  debitCount: number | null;
-  creditCount: number | null;
-}
-
-export interface PrintedFigures extends PrintedTotals {
-  /** The printed credit total may include the opening balance (bank quirk). */
-  creditTotalMayIncludeOpening: boolean;
-}
+export type { LedgerRow, PrintedFigures, PrintedTotals } from "./ledger.ts";
 
 export interface Reconciled<T extends LedgerRow> {
   rows: (T & { balance: Kobo })[];

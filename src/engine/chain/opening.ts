@@ -1,5 +1,5 @@
 import { formatKobo, type Kobo } from "../money.ts";
-import type { LedgerRow, PrintedFigures } from "../reconcile.ts";
+import type { LedgerRow, PrintedFigures } from "../ledger.ts";
 import { linkOf } from "./link.ts";
 
 /**
