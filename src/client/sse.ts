@@ -15,11 +15,19 @@ export interface SseMessage {
 
 /**
  * Incremental parser: feed it decoded text in chunks of any size, get complete messages back.
- * Lines end in CRLF, LF or CR; a CR at the end of a chunk may be the first half of a CRLF, so it
- * is held until the next chunk decides.
+ * Lines end in CRLF, LF or CR. A CR ends its line at once; an LF at the start of the next chunk
+ * is then the second half of that CRLF and is skipped.
+ *
+ * A job's result is one `data:` line of tens of MB arriving in thousands of chunks, so each chunk
+ * is scanned once (native indexOf from where the last search stopped) and a line that spans
+ * chunks is kept as a list of pieces joined once when it ends: appending to one buffer and
+ * rescanning it per chunk was quadratic in the line's length.
  */
 export class SseParser {
-  #buffer = "";
+  /** Pieces of the line not yet ended, from earlier chunks. */
+  #pieces: string[] = [];
+  /** The previous chunk ended in CR: an LF starting this one belongs to it. */
+  #afterCr = false;
   #data: string[] = [];
   #event = "";
   #id = "";
@@ -31,37 +39,41 @@ export class SseParser {
       this.#sawBom = true;
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
     }
-    this.#buffer += chunk;
-    const out: SseMessage[] = [];
     let start = 0;
-    for (let i = 0; i < this.#buffer.length; i++) {
-      const c = this.#buffer.charCodeAt(i);
-      if (c !== 10 && c !== 13) continue;
-      if (c === 13 && i === this.#buffer.length - 1) break; // maybe half of CRLF
-      const line = this.#buffer.slice(start, i);
-      if (c === 13 && this.#buffer.charCodeAt(i + 1) === 10) i++;
-      start = i + 1;
+    if (this.#afterCr && chunk.length > 0) {
+      this.#afterCr = false;
+      if (chunk.charCodeAt(0) === 10) start = 1;
+    }
+    const out: SseMessage[] = [];
+    // Next LF and CR at or after `start` (-1: none left in this chunk); each is searched again only once passed.
+    let lf = chunk.indexOf("\n", start);
+    let cr = chunk.indexOf("\r", start);
+    while (lf !== -1 || cr !== -1) {
+      const end = lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
+      const piece = chunk.slice(start, end);
+      const line = this.#pieces.length === 0 ? piece : this.#pieces.join("") + piece;
+      this.#pieces = [];
+      start = end + 1;
+      if (end === cr) {
+        if (start === chunk.length) this.#afterCr = true;
+        else if (chunk.charCodeAt(start) === 10) start++;
+      }
+      if (lf !== -1 && lf < start) lf = chunk.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf("\r", start);
       const message = this.#line(line);
       if (message) out.push(message);
     }
-    this.#buffer = this.#buffer.slice(start);
+    if (start < chunk.length) this.#pieces.push(chunk.slice(start));
     return out;
   }
 
-  /**
-   * End of stream: a held CR was a line end after all; a message without its closing blank line
-   * is then discarded, as EventSource does.
-   */
+  /** End of stream: a message without its closing blank line is discarded, as EventSource does. */
   end(): SseMessage[] {
-    const out: SseMessage[] = [];
-    if (this.#buffer.endsWith("\r")) {
-      const message = this.#line(this.#buffer.slice(0, -1));
-      if (message) out.push(message);
-    }
-    this.#buffer = "";
+    this.#pieces = [];
+    this.#afterCr = false;
     this.#data = [];
     this.#event = "";
-    return out;
+    return [];
   }
 
   #line(line: string): SseMessage | undefined {
