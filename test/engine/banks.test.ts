@@ -148,8 +148,8 @@ describe("narrations never decide the bank", () => {
   });
 });
 
-test("the README's supported-banks table lists every profile with its name, formats and markers", () => {
-  const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+test("docs/engine.md's supported-banks table lists every profile with its name, formats and markers", () => {
+  const readme = readFileSync(join(import.meta.dir, "../../docs/engine.md"), "utf8");
   for (const p of BANK_PROFILES) {
     // The "detected from" column names every marker group, heading set and sort-code prefix.
     const from = [
