@@ -47,10 +47,6 @@ export const configSchema = z.object({
   MAX_INFLIGHT_PER_KEY: int(1).default(8),
   /** Upload bytes the server holds in memory at once (being read, queued or parsing), from Content-Length at admission; beyond it, 503 queue_full. */
   MAX_INFLIGHT_UPLOAD_BYTES: int(1024).default(512 * 1024 * 1024),
-  /** The share of MAX_INFLIGHT_UPLOAD_BYTES one owner's uploads may hold (all its keys); beyond it, 429 rate_limited. */
-  MAX_INFLIGHT_UPLOAD_BYTES_PER_OWNER: int(1024).default(128 * 1024 * 1024),
-  /** Seconds an upload may take in all, however steadily it sends; then 408 upload_timeout. */
-  UPLOAD_DEADLINE_S: int(1).default(300),
   /** Seconds an upload may send nothing before it is cut with 408 upload_timeout (at most 250). */
   UPLOAD_IDLE_TIMEOUT_S: int(1).max(250).default(10),
   /**

@@ -72,7 +72,7 @@ export function resultResponse(result: Deliverable, headers: Record<string, stri
 }
 
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */
-export const parseRoutes = (deps: Pick<AppDeps, "db" | "config" | "metering"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync"> }) =>
+export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync"> }) =>
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
     "/v1/parse",
     async ({ request, caller, set, server }) => {
@@ -82,7 +82,7 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config" | "metering"> & 
       try {
         // The key's place and the upload's bytes are taken before the body is read, not after.
         // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
-        const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config, { metering: deps.metering });
+        const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
         const { result, sample } = await deps.parser.parseNow(caller, upload, request);
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
         if (sample) headers["x-sample"] = "true";
