@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-/** Exit codes of the command line (documented in README.md and `--help`). */
+/** Exit codes of the command line (documented in docs/operations.md and `--help`). */
 export const EXIT_OK = 0;
 /** At least one file could not be parsed (the others were still written). */
 export const EXIT_PARSE_FAILED = 1;

@@ -19,7 +19,7 @@ export function neutraliseFormula(text: string): string {
  * A reference made only of digits is an identifier, not a number: opened as a number, a
  * spreadsheet keeps 15 significant digits, shows 20 as 1.23457E+19 and drops leading zeros. It
  * gets the same leading apostrophe as a neutralised formula, so it stays text with every digit
- * (README "CSV columns" has what Excel, LibreOffice and Google Sheets make of it). One rule for
+ * (docs/engine.md, "CSV columns", has what Excel, LibreOffice and Google Sheets make of it). One rule for
  * every digit-only reference, short or long, so a consumer strips one leading `'` and is done.
  */
 export function keepDigitsAsText(text: string): string {

@@ -32,7 +32,7 @@ export const formatQueryParameter = {
   in: "query",
   required: false,
   schema: { type: "string", enum: ["json", "csv", "xlsx"], default: "json" },
-  description: "json: the ParseResponse; csv: the transactions as CSV; xlsx: an Excel workbook (Transactions and Summary sheets). CSV and XLSX always carry the same columns (README \"CSV columns\").",
+  description: "json: the ParseResponse; csv: the transactions as CSV; xlsx: an Excel workbook (Transactions and Summary sheets). CSV and XLSX always carry the same columns (docs/engine.md, \"CSV columns\").",
 };
 
 export const parseErrors = {

@@ -25,7 +25,7 @@ export const REDACTED_MEDIA_TYPES = [
 
 export const CsvText = z.string().meta({
   [MEDIA_TYPES_KEYWORD]: [CSV_MEDIA_TYPE],
-  description: "CSV (RFC 4180, CRLF), always the same columns: bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency (README \"CSV columns\")",
+  description: "CSV (RFC 4180, CRLF), always the same columns: bank,account,date,time,narration,debit,credit,balance,derived_balance,reference,currency (docs/engine.md, \"CSV columns\")",
 });
 export const RedactedDocument = z.string().meta({
   [MEDIA_TYPES_KEYWORD]: [...REDACTED_MEDIA_TYPES],
@@ -44,7 +44,7 @@ export const NoContent = z.null().describe("No body");
 export const ErrorEnvelope = z
   .object({
     error: z.string().describe("Human-readable message; safe to show, never contains internals"),
-    error_class: z.string().describe("Stable snake_case class, listed in the README"),
+    error_class: z.string().describe("Stable snake_case class, listed in docs/errors.md"),
     format_version: z.string(),
     marker_coverage: z.number().int().describe("0..100: bank layout markers found (engine errors), else 0"),
   })

@@ -1,6 +1,6 @@
 /**
  * Pure pre-checks run on an upload's bytes before a third-party parser sees them. Each one bounds
- * the time or memory the parser could be made to spend; see "Hostile input" in the README.
+ * the time or memory the parser could be made to spend; see "Hostile input" in docs/security.md.
  */
 export { checkPageClaim, guardPdf, type InflatedStreams, type PageTreeFacts, type PdfGuardOptions, type PdfGuardReport } from "./pdf.ts";
 export { type CryptState, pdfCrypt } from "./pdf-crypt.ts";

@@ -1,5 +1,5 @@
 /**
- * Document integrity signals (README "Integrity signals"): facts are gathered where the document
+ * Document integrity signals (docs/engine.md, "Integrity signals"): facts are gathered where the document
  * is read (bytes once per document, pages where they are extracted, also in range workers) and
  * judged here, once the statement is assembled.
  */

@@ -8,7 +8,7 @@ export type Severity = "info" | "warn" | "high";
 export type Verdict = "no_signals" | "review" | "likely_edited";
 
 export interface IntegritySignal {
-  /** Stable code, documented in the README ("Integrity signals"). */
+  /** Stable code, documented in docs/engine.md ("Integrity signals"). */
   code: string;
   severity: Severity;
   /** One plain sentence saying what was seen. */
