@@ -4,6 +4,7 @@ import { assignSidesByChain } from "./chain/assign.ts";
 import { linkOf } from "./chain/link.ts";
 import { chainsFromFirst, firstRowVouched, impliedOpening, openingDisagreement } from "./chain/opening.ts";
 import { orderByChain } from "./chain/order.ts";
+import { swapNote, swapWithinWindow } from "./chain/reorder.ts";
 import type { Checks } from "./types.ts";
 import { printedContradicts, verdictOf } from "./verdict.ts";
 
@@ -52,6 +53,13 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     notes.push(
       `${ordering.reorderedGroups.length} group(s) of rows sharing one timestamp were printed out of balance order and are returned in the order their balances chain (${described}${ordering.reorderedGroups.length > 5 ? ", ..." : ""}); no row moved across timestamps.`,
     );
+  }
+
+  // Adjacent rows seconds apart posted in the other order (chain/reorder.ts).
+  const swapped = swapWithinWindow(rows, printed.opening ?? rows[0]?.balanceBefore ?? null);
+  if (swapped.swaps.length > 0) {
+    rows = swapped.rows;
+    notes.push(swapNote(swapped.swaps));
   }
 
   settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { REORDER_WINDOW_S } from "../../src/engine/chain/reorder.ts";
 import { type LedgerRow, type PrintedFigures, reconcile } from "../../src/engine/reconcile.ts";
 
 const none: PrintedFigures = { opening: null, closing: null, totalDebit: null, totalCredit: null, debitCount: null, creditCount: null, creditTotalMayIncludeOpening: false };
@@ -93,10 +94,18 @@ describe("reconcile: the chain while rows are assembled", () => {
     expect(out.checks.notes.join(" ")).toContain("sharing one timestamp");
   });
 
-  test("rows of different timestamps are never reordered, even when that would chain", () => {
-    const out = reconcile([r(1, 50n, 0n, 8950n), r(2, 1000n, 0n, 9000n)], { ...none, opening: 10000n });
+  // Issue 24: adjacent rows seconds apart may swap (chain/reorder.ts); further apart they never move.
+  test("rows further apart than the reorder window are never reordered, even when that would chain", () => {
+    const out = reconcile([r(1, 50n, 0n, 8950n), r(2 + REORDER_WINDOW_S, 1000n, 0n, 9000n)], { ...none, opening: 10000n });
     expect(out.rows.map((x) => x.balance)).toEqual([8950n, 9000n]);
     expect(out.rowWiseReconcilable).toBe(false);
+  });
+
+  test("adjacent rows within the reorder window are swapped when only the swapped order chains, and said so", () => {
+    const out = reconcile([r(1, 50n, 0n, 8950n), r(2, 1000n, 0n, 9000n)], { ...none, opening: 10000n });
+    expect(out.rows.map((x) => x.balance)).toEqual([9000n, 8950n]);
+    expect(out.rowWiseReconcilable).toBe(true);
+    expect(out.checks.notes.join(" ")).toContain("rows 1-2 (1 s apart)");
   });
 
   test("Balance Before / After: each row checks on its own; the closing is the last state", () => {

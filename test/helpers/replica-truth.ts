@@ -30,8 +30,9 @@ export interface TruthRow {
 export interface TruthSection {
   name: string;
   account_number: string;
-  opening_balance: string;
-  closing_balance: string;
+  /** null where the section prints no balance ("N--"). */
+  opening_balance: string | null;
+  closing_balance: string | null;
   total_debit: string;
   total_credit: string;
   debit_count: number;
@@ -85,8 +86,11 @@ function groups(rows: TruthRow[]): number[][] {
 export function sectionDifferences(got: Pick<AccountSection, "metadata" | "totals" | "transactions">, want: TruthSection, label: string, accountNumbers: string[] = [want.account_number]): string[] {
   const diffs: string[] = [];
   const m = got.metadata;
-  if (m.opening_balance !== want.opening_balance) diffs.push(`${label}: opening_balance ${m.opening_balance} != ${want.opening_balance}`);
-  if (m.closing_balance !== want.closing_balance) diffs.push(`${label}: closing_balance ${m.closing_balance} != ${want.closing_balance}`);
+  // A section that prints no balance ("N--", truth null) reports 0.00 and lists it in checks.assumed.
+  const opening = want.opening_balance ?? "0.00";
+  const closing = want.closing_balance ?? "0.00";
+  if (m.opening_balance !== opening) diffs.push(`${label}: opening_balance ${m.opening_balance} != ${opening}`);
+  if (m.closing_balance !== closing) diffs.push(`${label}: closing_balance ${m.closing_balance} != ${closing}`);
   if (got.totals.debit !== want.total_debit) diffs.push(`${label}: totals.debit ${got.totals.debit} != ${want.total_debit}`);
   if (got.totals.credit !== want.total_credit) diffs.push(`${label}: totals.credit ${got.totals.credit} != ${want.total_credit}`);
   if (!m.account_number_masked.endsWith(want.account_number.slice(-4))) diffs.push(`${label}: account ${m.account_number_masked} does not end like ${want.account_number}`);

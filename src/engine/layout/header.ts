@@ -103,6 +103,7 @@ function roleOf(n: string, strict: boolean): ColumnRole | null {
 }
 
 const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance", "balance_before"]);
+const MOVEMENT_ROLES = new Set<ColumnRole>(["debit", "credit", "amount"]);
 
 /** A header must name at least this many columns, one of them a date and one an amount. */
 const MIN_HEADER_COLUMNS = 3;
@@ -179,7 +180,10 @@ function isHeader(columns: Column[]): boolean {
   const hasDate = columns.some((c) => c.role === "date" || c.role === "value_date");
   const hasMoney = columns.some((c) => MONEY_ROLES.has(c.role));
   const unknown = columns.length - known.length;
-  return hasDate && hasMoney && known.length >= MIN_HEADER_COLUMNS && unknown <= known.length;
+  // A summary box's labels ("Opening Balance | Closing Balance | Date Printed | Start Date") name
+  // dates and a balance too, but no movement and no description: a table of rows has one of them.
+  const rowsOfMovements = columns.some((c) => MOVEMENT_ROLES.has(c.role) || c.role === "narration" || (c.role === "other" && labelRole(c.label) === null));
+  return hasDate && hasMoney && rowsOfMovements && known.length >= MIN_HEADER_COLUMNS && unknown <= known.length;
 }
 
 /** The first date column is the row date; later plain "date" columns are value dates. */

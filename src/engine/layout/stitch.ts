@@ -1,5 +1,6 @@
 import { scanDate } from "../dates.ts";
 import type { Cell } from "./cells.ts";
+import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
 
 /**
@@ -47,7 +48,7 @@ interface Found {
 }
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
-  const out = lines.slice();
+  const out = stitchBrokenTimes(lines);
   for (let i = 0; i < out.length; i++) {
     const line = out[i]!;
     if (line.source !== "pdf") continue;
@@ -109,4 +110,80 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
 
 function withCells(line: Line, cells: Cell[]): Line {
   return { ...line, cells, text: cells.map((c) => c.text).join(" ") };
+}
+
+/**
+ * A timestamp cell too narrow for its time wraps after a colon: "2025 Aug 03 07:45:" over "31",
+ * or "2025 May 20 08:" over "36:39". The rest sits on a later line of the same row, on the date's
+ * left edge (a vertically centred row prints its amounts on the line between), or on the next
+ * page's first lines when the row runs over the page end. The pieces are put back on the date.
+ */
+
+/** A time cut after a colon: "07:45:" or "08:". */
+const PARTIAL_TIME = /^\d{1,2}:(?:\d{2}:)?$/;
+/** The rest of a cut time: "31" or "36:39". */
+const TIME_REST = /^\d{2}(?::\d{2})?$/;
+const WHOLE_TIME = /^\d{1,2}:\d{2}(?::\d{2})?$/;
+/** The rest lies within this many glyph heights below the date (three lines of a row). */
+const TIME_DROP = 3.5;
+/** Lines searched below the date (the row's own lines, or the first lines of the next page). */
+const TIME_LINES = 4;
+/** The cut time starts within this many glyph heights right of the date. */
+const TIME_GAP = 1.5;
+
+function stitchBrokenTimes(lines: Line[]): Line[] {
+  const out = lines.slice();
+  for (let i = 0; i < out.length; i++) {
+    const line = out[i]!;
+    if (line.source !== "pdf") continue;
+    const k = line.cells.findIndex((c, n) => c.kind === "date" && cutTimeAfter(line, n) !== null);
+    if (k < 0) continue;
+    const date = line.cells[k]!;
+    const cut = cutTimeAfter(line, k)!;
+    const rest = timeRestBelow(out, i, date, cut.text);
+    if (!rest) continue;
+    const below = out[rest.line]!;
+    const piece = below.cells[rest.cell]!;
+    const cells = line.cells.slice();
+    cells[k] = { text: `${date.text} ${cut.text}${piece.text}`, x0: date.x0, x1: Math.max(date.x1, cut.x1), kind: "date" };
+    cells.splice(k + 1, 1);
+    out[i] = { ...withCells(line, cells), bottom: below.page === line.page ? below.y : line.y };
+    out[rest.line] = withCells(below, below.cells.filter((_, n) => n !== rest.cell));
+  }
+  return out;
+}
+
+/** The cut time printed right after the date cell k on its line, if any. */
+function cutTimeAfter(line: Line, k: number): Cell | null {
+  const date = line.cells[k]!;
+  const next = line.cells[k + 1];
+  if (!next || !PARTIAL_TIME.test(next.text) || next.x0 - date.x1 > TIME_GAP * line.h) return null;
+  // A date that already prints a time is whole.
+  return /\d:\d/.test(date.text) ? null : next;
+}
+
+/** The first cell on the date's left edge below it: the time's rest when it completes the time. */
+function timeRestBelow(lines: Line[], i: number, date: Cell, cut: string): Found | null {
+  const line = lines[i]!;
+  const tol = SAME_EDGE * line.h;
+  for (let j = i + 1, seen = 0; j < lines.length && seen < TIME_LINES; j++) {
+    const below = lines[j]!;
+    if (below.cells.length === 0) continue;
+    seen++;
+    // Over a page end, the row's lines carry on at the top of the next page, under its header if it repeats one.
+    if (below.page === line.page ? below.y - line.y > TIME_DROP * line.h : below.page !== line.page + 1) return null;
+    const header = below.page !== line.page ? headerAt(lines, j) : null;
+    if (header) {
+      j += header.lineCount - 1;
+      continue;
+    }
+    const m = below.cells.findIndex((c) => Math.abs(c.x0 - date.x0) <= tol);
+    if (m < 0) continue;
+    const piece = below.cells[m]!;
+    const time = `${cut}${piece.text}`;
+    const read = TIME_REST.test(piece.text) && WHOLE_TIME.test(time) ? scanDate(`${date.text} ${time}`) : null;
+    const readable = read !== null && read.hour === Number(time.split(":")[0]) && read.minute === Number(time.split(":")[1]);
+    return readable ? { line: j, cell: m } : null;
+  }
+  return null;
 }

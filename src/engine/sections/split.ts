@@ -1,7 +1,8 @@
 import { KOBO_TOLERANCE } from "../chain/link.ts";
 import { extractHeaderFacts, type HeaderFacts } from "../metadata/index.ts";
 import { type Kobo, parseAmount } from "../money.ts";
-import { headerAt } from "../layout/header.ts";
+import type { Cell } from "../layout/cells.ts";
+import { type Column, type ColumnRole, headerAt } from "../layout/header.ts";
 import type { Line } from "../layout/lines.ts";
 import { CLOSING_LABEL, OPENING_LABEL } from "../layout/rows.ts";
 
@@ -21,11 +22,11 @@ const TRAILER_GAP = 6;
 
 /** Lines of the document split into account sections, in print order (one section when there is no split). */
 export function splitSections(lines: Line[]): Line[][] {
-  const headers: { start: number; end: number }[] = [];
+  const headers: { start: number; end: number; columns: Column[] }[] = [];
   for (let i = 0; i < lines.length; i++) {
     const h = headerAt(lines, i);
     if (!h) continue;
-    headers.push({ start: i, end: i + h.lineCount });
+    headers.push({ start: i, end: i + h.lineCount, columns: h.columns });
     i += h.lineCount - 1;
   }
   if (headers.length === 0) return [lines];
@@ -38,21 +39,22 @@ export function splitSections(lines: Line[]): Line[][] {
     const cur = headers[k]!;
     let lastRow = prev.end - 1;
     for (let j = cur.start - 1; j >= prev.end; j--) {
-      if (isRowLine(lines[j]!)) {
+      if (isRowLine(lines[j]!, prev.columns)) {
         lastRow = j;
         break;
       }
     }
     const headStart = afterTrailer(lines, lastRow, cur.start);
     if (headStart >= cur.start) continue;
-    const facts = extractHeaderFacts(lines.slice(headStart, cur.start));
+    const head = lines.slice(headStart, cur.start);
+    const facts = extractHeaderFacts(head);
     const otherNumber = facts.accountNumber !== null && current.accountNumber !== null && !seen.has(facts.accountNumber);
-    const summary = figureCount(facts) >= 2;
+    const summary = figureCount(facts) + blankBalances(head) >= 2;
     // A letterhead and summary repeated on every page repeats the same figures.
     const repeated = sameFigures(facts, current);
     // The chain vetoes a summary-only split: a table whose first row follows from the last row
     // above continues the same ledger (a page header that prints page figures).
-    if (!otherNumber && !(summary && !repeated && sameOrNoNumber(facts, current) && !continuesChain(lines[lastRow], firstRowAfter(lines, cur.end)))) continue;
+    if (!otherNumber && !(summary && !repeated && sameOrNoNumber(facts, current) && !continuesChain(lines[lastRow], firstRowAfter(lines, cur.end, cur.columns)))) continue;
     starts.push(headStart);
     if (facts.accountNumber) seen.add(facts.accountNumber);
     current = { ...facts, accountNumber: facts.accountNumber ?? current.accountNumber };
@@ -63,7 +65,7 @@ export function splitSections(lines: Line[]): Line[][] {
   const last = headers[headers.length - 1]!;
   let lastRow = last.end - 1;
   for (let j = lines.length - 1; j >= last.end; j--) {
-    if (isRowLine(lines[j]!)) {
+    if (isRowLine(lines[j]!, last.columns)) {
       lastRow = j;
       break;
     }
@@ -76,6 +78,23 @@ export function splitSections(lines: Line[]): Line[][] {
     starts.push(tailStart);
   }
   return starts.map((s, k) => lines.slice(s, starts[k + 1] ?? lines.length));
+}
+
+/**
+ * Opening and closing balances a summary box prints as an empty mark ("N--" under "Opening
+ * Balance"): an account with nothing to show, whose box still opens a section of its own.
+ */
+function blankBalances(head: Line[]): number {
+  let n = 0;
+  head.forEach((l, k) => {
+    const values = head[k + 1];
+    if (!values || values.page !== l.page) return;
+    for (const label of l.cells) {
+      if (label.kind !== "text" || !(OPENING_LABEL.test(label.text) || CLOSING_LABEL.test(label.text))) continue;
+      if (values.cells.some((c) => c.kind === "empty" && Math.min(c.x1, label.x1) - Math.max(c.x0, label.x0) > 0)) n++;
+    }
+  });
+  return n;
 }
 
 /** The title of an account section ("Savings Account", "Wallet"). */
@@ -93,9 +112,9 @@ const sameFigures = (a: HeaderFacts, b: HeaderFacts) =>
 const sameOrNoNumber = (a: HeaderFacts, b: HeaderFacts) => a.accountNumber === null || b.accountNumber === null || a.accountNumber === b.accountNumber;
 
 /** The first row line from index `from` on, before the next header. */
-function firstRowAfter(lines: Line[], from: number): Line | undefined {
+function firstRowAfter(lines: Line[], from: number, columns: Column[]): Line | undefined {
   for (let j = from; j < lines.length; j++) {
-    if (isRowLine(lines[j]!)) return lines[j];
+    if (isRowLine(lines[j]!, columns)) return lines[j];
     if (headerAt(lines, j)) return undefined;
   }
   return undefined;
@@ -117,10 +136,18 @@ function continuesChain(above: Line | undefined, next: Line | undefined): boolea
   return b.slice(0, -1).some((m) => m !== 0n && (near(prev + m) || near(prev - m)));
 }
 
-/** A table row's first line: a date and an amount on one line. */
-function isRowLine(line: Line): boolean {
-  return line.cells.some((c) => c.kind === "date") && line.cells.some((c) => c.kind === "money");
+/**
+ * A table row's first line: a date under one of the table's date headings and an amount on one
+ * line. A summary box's values line ("N182.40  N56,005.21  11 Jun 2025  08 May 2025") prints
+ * dates and amounts too, but under its own labels, not the table's date columns.
+ */
+function isRowLine(line: Line, columns: Column[]): boolean {
+  const dateColumns = columns.filter((c) => DATE_ROLES.has(c.role));
+  const underDate = (c: Cell) => dateColumns.length === 0 || dateColumns.some((d) => Math.min(d.x1, c.x1) - Math.max(d.x0, c.x0) > 0);
+  return line.cells.some((c) => c.kind === "date" && underDate(c)) && line.cells.some((c) => c.kind === "money");
 }
+
+const DATE_ROLES = new Set<ColumnRole>(["date", "value_date", "time"]);
 
 /**
  * First line after the last row that is not the end of the table: a wrapped narration right under

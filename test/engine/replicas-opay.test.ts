@@ -1,0 +1,66 @@
+/**
+ * Class 1 of issue 24: OPay exports, 2025 (iText) and 2026 (OpenPDF) layouts. The layout replicas
+ * parse exactly against their truth files, with the flags, moves and notes their quirks call for;
+ * each rule is also tested on small synthetic pages, with its negative case.
+ */
+import { describe, expect, test } from "bun:test";
+import { assembleStatement } from "../../src/engine/index.ts";
+import { loadTruth, parseReplica, replicaDifferences } from "../helpers/replica-truth.ts";
+import { page, pdfDoc } from "./layout-helpers.ts";
+
+describe("OPay 2025: an empty OWealth section and levies stamped after their transfer", () => {
+  test("opay_empty_owealth.pdf parses exactly", async () => {
+    const truth = loadTruth("opay_empty_owealth.pdf");
+    const r = await parseReplica("opay_empty_owealth.pdf");
+    expect(replicaDifferences(r, truth)).toEqual([]);
+    const [wallet, owealth] = r.accounts;
+    // The wallet chains once the three levies are put before their transfers, and says so.
+    expect(wallet!.row_wise_reconcilable).toBe(true);
+    expect(wallet!.checks).toMatchObject({ row_chain: true, totals_match: true, count_match: true, closing_balance_match: true });
+    expect(wallet!.checks.notes.join(" ")).toContain("3 pair(s) of adjacent rows stamped seconds apart");
+    // "N--" and "No transaction records": an empty section whose 0.00 is an assumption, never a row.
+    expect(owealth!.transactions).toEqual([]);
+    expect(owealth!.checks.assumed?.length).toBeGreaterThan(0);
+    expect(owealth!.checks.verdict).toBe("partial");
+  });
+});
+
+describe("a time wrapped after its colon", () => {
+  const heading: [number, ...[number, string][]] = [100, [20, "Trans. Time"], [110, "Description"], [300, "Debit/Credit(₦)"], [380, "Balance(₦)"]];
+  test("rejoins its date, never the narration, also over a page end", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          heading,
+          [120, [20, "2025 Aug 03"], [72, "07:45:"]],
+          [126, [110, "Transfer from ADA"], [300, "+1,000.00"], [380, "1,000.00"]],
+          [132, [20, "31"]],
+          [150, [20, "2025 Aug 03"], [72, "09:"]],
+          [156, [110, "Airtime"], [300, "-200.00"], [380, "800.00"]],
+          [162, [20, "10:08"]],
+          [800, [20, "2025 Aug 04"], [72, "13:09:"]],
+        ]),
+        page(2, [[40, [20, "47"], [110, "Card Payment"], [300, "-300.00"], [380, "500.00"]]]),
+      ),
+    );
+    expect(r.transactions.map((t) => [t.date, t.narration])).toEqual([
+      ["2025-08-03T07:45:31+01:00", "Transfer from ADA"],
+      ["2025-08-03T09:10:08+01:00", "Airtime"],
+      ["2025-08-04T13:09:47+01:00", "Card Payment"],
+    ]);
+  });
+
+  test("a number under the date that does not complete a time is left where it is", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          heading,
+          [120, [20, "2025 Aug 03"], [72, "07:45:"]],
+          [126, [110, "Transfer from ADA"], [300, "+1,000.00"], [380, "1,000.00"]],
+          [132, [20, "75"]],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.date)).toEqual(["2025-08-03T00:00:00+01:00"]);
+  });
+});
