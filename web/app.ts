@@ -160,8 +160,8 @@ async function run() {
       await prepareDownloads(job, output, undefined, file.name, ref);
       render(undefined, false);
     } else {
-      // The canned sample (key past its free cap) says so in its metadata; the snapshot confirms it.
-      const sample = outcome.metadata.bank === "sample" && (await isSample(job));
+      // The canned sample (key past its free cap) says so in its JSON.
+      const sample = outcome.sample === true;
       progress.finish(`Done: 100% (${outcome.transactions.length} transactions)`);
       await prepareDownloads(job, output, outcome, file.name);
       render(outcome, sample);

@@ -264,8 +264,8 @@ export function createClient(options: ClientOptions): Client {
       if (!isParseResponse(streamed)) {
         yield { type: "result", jobId, kind: "redact", redacted: redactedRef(streamed, jobId) };
       } else {
-        // The canned sample says so in its metadata; the snapshot confirms it (one request, only then).
-        const sample = streamed.metadata?.bank === SAMPLE_BANK && (await json<JobSnapshot>(await send({ method: "GET", path: pollUrl }, deadline))).sample === true;
+        // The canned sample says so in its JSON (`sample: true`, as X-Sample on a sync parse).
+        const sample = streamed.sample === true;
         yield { type: "result", jobId, kind: kind === "csv" ? "csv" : "json", result: streamed, sample };
       }
     } catch (e) {
