@@ -113,6 +113,14 @@ export const configSchema = z.object({
   JOB_MAX_ATTEMPTS: int(1).max(10).default(2),
   /** With REDIS_URL: seconds a running job's lock lasts unrenewed; a job whose instance died is taken by another within about twice this. */
   JOB_LOCK_S: int(1).max(600).default(30),
+  /** Completion callbacks (issue 27): comma-separated host names or IP addresses that may be private, loopback or plain http (default: public https only). */
+  CALLBACK_ALLOWED_HOSTS: z.string().optional(),
+  /** Completion callbacks: wait before the second attempt, ms; each later wait doubles. */
+  CALLBACK_RETRY_BASE_MS: int(10).default(5000),
+  /** Completion callbacks: attempts in all, the first included (default 7: about 5 minutes with the default base). */
+  CALLBACK_MAX_ATTEMPTS: int(1).max(20).default(7),
+  /** Completion callbacks: one attempt's time limit, connect to answer, ms. */
+  CALLBACK_TIMEOUT_MS: int(100).default(10_000),
   /** Log level: one JSON object per line on stdout. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Serve the OpenAPI docs page at /docs. */

@@ -34,6 +34,9 @@ export type ErrorClass =
   | "job_cancelled"
   | "job_finished"
   | "job_expired"
+  // Batch use (issue 27): an Idempotency-Key reused with another request, or while its first request is still being admitted.
+  | "idempotency_key_reused"
+  | "idempotency_in_progress"
   | "internal_error";
 
 export interface AppErrorOptions {
@@ -111,6 +114,12 @@ export const jobCancelled = () => new AppError("job_cancelled", 409, "The job wa
 export const jobFinished = (state: string) => new AppError("job_finished", 409, `The job has already finished (state ${state}); there is nothing to cancel`);
 /** A job id the server still remembers, whose record and result were swept after JOB_RESULT_TTL_S or to stay within JOB_CACHE_MAX_BYTES. */
 export const jobExpired = () => new AppError("job_expired", 404, "The job has expired: its result is no longer held; submit the document again");
+/** Issue 27: the same Idempotency-Key with a different request (file or options) within 24 h. */
+export const idempotencyKeyReused = () =>
+  new AppError("idempotency_key_reused", 409, "This Idempotency-Key was used with a different request in the last 24 h; use a new key for a new request");
+/** Issue 27: the same Idempotency-Key while the first request with it is still running. */
+export const idempotencyInProgress = () =>
+  new AppError("idempotency_in_progress", 409, "A request with this Idempotency-Key is still in progress; retry once it has answered", { retryAfter: 1 });
 export const internalError = (internal?: unknown) => new AppError("internal_error", 500, "Internal server error", { internal });
 
 // Reliability (issue 15): a database outage, and uploads that stop before their end.

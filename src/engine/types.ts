@@ -51,6 +51,8 @@ export interface Transaction {
   balance: string;
   reference: string;
   currency: string;
+  /** OCR'd statements only: mean word confidence (0..100) of the line that printed the row's figures (src/engine/ocr/). */
+  ocr_confidence?: number;
 }
 
 export interface StatementMetadata {
@@ -95,6 +97,32 @@ export interface Checks {
   assumed: string[];
   /** 0..100: how sure the bank detection is (as the error envelope's marker_coverage); set by assembleLines. */
   marker_coverage?: number;
+  /** Present when the statement was read by OCR (src/engine/ocr/read.ts). */
+  ocr?: OcrChecks;
+}
+
+/** What OCR read and which of its figures the balance chain corrected. */
+export interface OcrChecks {
+  pages: number;
+  /** Mean word confidence, 0..100. */
+  mean_confidence: number;
+  /** Every figure used instead of the one read; each is also listed in `assumed`. */
+  repaired_rows: OcrRepair[];
+  /** 0-based rows whose date is not among the dates OCR read on their line (the chain never checks dates); each is listed in `assumed`. */
+  dates_unconfirmed: number[];
+}
+
+export interface OcrRepair {
+  /** 0-based row index in its section. */
+  row: number;
+  /** The figure corrected ("figure": a word rewritten before the table was read). */
+  field: "debit" | "credit" | "balance" | "figure";
+  /** The reading as printed by OCR. */
+  printed: string;
+  /** The value used. */
+  used: string;
+  /** The single confusion that explains the reading (digit_substituted, decimal_point_lost, ...). */
+  reason: string;
 }
 
 /** One account section of a statement: a PDF may hold a wallet and a savings account, each with its own table. */

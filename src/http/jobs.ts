@@ -1,14 +1,22 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
+import { allowedHosts, checkCallbackUrl } from "../callbacks/target.ts";
+import { signingSecrets } from "../db/callback-secrets.ts";
+import type { Queryable } from "../db/client.ts";
+import { deleteJobRow, insertJobRow, listJobRows } from "../db/parse-jobs.ts";
 import { notFound } from "../errors.ts";
-import { idPattern } from "../ids.ts";
+import { idPattern, newId } from "../ids.ts";
+import { keepRowMs } from "../jobs/job-index.ts";
+import type { Upload } from "../jobs/service.ts";
 import { jobPaths } from "../jobs/job.ts";
 import { resultAs } from "../jobs/result-formats.ts";
 import type { JobBackend } from "../jobs/backend.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
+import { idempotencyParameter, JobList, JobListQuery, jobRequestBody } from "./batch-schemas.ts";
 import { RequestValidationError } from "./errors.ts";
-import { formatQueryParameter, NO_STORE, parseErrors, resultResponse, uploadRequestBody } from "./parse.ts";
+import { claim, idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency.ts";
+import { formatQueryParameter, NO_STORE, parseErrors, resultResponse } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
 import { liftIdleTimer, onBodyEnd } from "./idle-timer.ts";
 import { receiveUpload } from "./upload.ts";
@@ -29,10 +37,33 @@ const ResultQuery = z.strictObject({
 const snapshotResponse = (json: string, headers: Record<string, string>, status = 200) =>
   new Response(json, { status, headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 
-/** SPEC 4.1 jobs: submit, poll, cancel, fetch the result, and the credential-free SSE stream (SPEC 6). */
+const callbackProblem = (msg: string, type: string, input: string | null) =>
+  new RequestValidationError([{ loc: ["body", "callback_url"], msg, type, input, ctx: {} }]);
+
+/**
+ * A callback_url the job may have: https to a host that is not a literal private address (unless
+ * CALLBACK_ALLOWED_HOSTS lists it), for an owner that holds a signing secret (an unsigned
+ * callback could not be told from a forged one). 422 otherwise. Names are resolved at send time.
+ */
+async function checkCallback(db: Queryable, owner: string, upload: Upload, allowed: ReturnType<typeof allowedHosts>): Promise<void> {
+  if (upload.callbackUrl === undefined) return;
+  const checked = checkCallbackUrl(upload.callbackUrl, allowed);
+  if (!checked.ok) throw callbackProblem(`callback_url ${checked.reason}`, "callback_url_refused", upload.callbackUrl.slice(0, 200));
+  if ((await signingSecrets(db, owner)).length === 0) {
+    throw callbackProblem("callback_url needs the owner's signing secret: an admin issues it with POST /v1/admin/callback-secret", "callback_secret_missing", null);
+  }
+}
+
+const created = (id: string) => {
+  const { poll_url, stream_url } = jobPaths(id);
+  return { job_id: id, stream_url, poll_url };
+};
+
+/** SPEC 4.1 jobs: submit, list, poll, cancel, fetch the result, and the credential-free SSE stream (SPEC 6). */
 export const jobRoutes = (deps: JobsDeps) => {
   // Where jobs live (this process, or Redis shared by several instances) is the backend's business.
-  const { jobs, config } = deps;
+  const { jobs, config, db } = deps;
+  const allowed = allowedHosts(config.CALLBACK_ALLOWED_HOSTS);
   const stream = new Elysia({ name: "job-stream", detail: { tags: ["Parse"] } }).get(
     "/v1/parse/jobs/:id/stream",
     async ({ params, request, server }) => {
@@ -62,10 +93,33 @@ export const jobRoutes = (deps: JobsDeps) => {
         const restore = liftIdleTimer(server, request, config.HTTP_IDLE_TIMEOUT_S);
         // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
         const upload = await receiveUpload(jobs, caller, request, config).finally(restore);
-        const job = await jobs.submit(caller, upload, request);
+        const id = newId("job");
+        let listed = false;
+        let idem: Awaited<ReturnType<typeof claim>> | undefined;
+        try {
+          await checkCallback(db, caller.owner, upload, allowed);
+          const key = idempotencyKeyOf(request.headers);
+          idem = key === undefined ? undefined : await claim(db, caller.owner, "jobs", key, upload, id);
+          if (idem && "replayOf" in idem) {
+            // The same request again: its job answers, nothing new is queued or counted.
+            upload.hold?.release();
+            set.status = 202;
+            set.headers[REPLAYED_HEADER] = "true";
+            return created(idem.replayOf);
+          }
+          // Listed before it can end (a sample ends inside submit): the end always finds its row.
+          await insertJobRow(db, { id, owner: caller.owner, keyId: caller.keyId, kind: upload.kind, clientReference: upload.clientReference, callbackUrl: upload.callbackUrl, keepMs: keepRowMs(config) });
+          listed = true;
+          await jobs.submit(caller, upload, request, { id });
+        } catch (e) {
+          if (!listed) upload.hold?.release();
+          else await deleteJobRow(db, id).catch(() => {});
+          if (idem && "claimed" in idem) await idem.claimed.release().catch(() => {});
+          throw e;
+        }
+        if (idem && "claimed" in idem) await idem.claimed.settle();
         set.status = 202;
-        const { poll_url, stream_url } = jobPaths(job.id);
-        return { job_id: job.id, stream_url, poll_url };
+        return created(id);
       },
       {
         parse: "none",
@@ -74,9 +128,30 @@ export const jobRoutes = (deps: JobsDeps) => {
           summary: "Start a parse job",
           description:
             "Same inputs as POST /v1/parse. 202 with the job id and where to stream or poll it (paths relative to the service's base URL). With format=csv or redact=true the bytes are fetched from the result endpoint.",
-          parameters: [formatQueryParameter],
-          requestBody: uploadRequestBody,
+          parameters: [formatQueryParameter, idempotencyParameter],
+          requestBody: jobRequestBody,
         } as Record<string, unknown>,
+      },
+    )
+    .get(
+      "/v1/parse/jobs",
+      async ({ query, caller }) => {
+        const page = await listJobRows(db, caller.owner, { limit: query.limit, startingAfter: query.starting_after, state: query.state });
+        if (!page) {
+          throw new RequestValidationError([
+            { loc: ["query", "starting_after"], msg: "Not a job of yours that is still listed", type: "unknown_cursor", input: query.starting_after ?? null, ctx: {} },
+          ]);
+        }
+        return { jobs: page.jobs, has_more: page.hasMore };
+      },
+      {
+        query: JobListQuery,
+        response: { 200: JobList, ...keyAuthErrors },
+        detail: {
+          summary: "List your parse jobs",
+          description:
+            "The calling key's owner's jobs (all of the owner's keys), newest first. Paged as Stripe's lists: `limit` (1-100, default 10), then `starting_after` = the last job_id of the page to get the next, while `has_more` is true. `state` filters (queued, running, done, failed). A job is listed for 24 h after it was created or ended (longer if JOB_RESULT_TTL_S is longer), whatever became of its result; its result itself is held JOB_RESULT_TTL_S. Sync parses are not listed.",
+        },
       },
     )
     .get(

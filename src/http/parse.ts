@@ -1,11 +1,16 @@
 import { Elysia } from "elysia";
 import type { JobBackend } from "../jobs/backend.ts";
-import type { ParseService } from "../jobs/service.ts";
+import type { Caller } from "../db/keys.ts";
+import { notFound } from "../errors.ts";
+import { newId } from "../ids.ts";
+import type { Outcome, ParseService, Upload } from "../jobs/service.ts";
 import { type Deliverable, resultAs } from "../jobs/result-formats.ts";
 import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
 import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./schemas.ts";
+import { idempotencyParameter } from "./batch-schemas.ts";
+import { claim, idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { liftIdleTimer } from "./idle-timer.ts";
 import { receiveUpload } from "./upload.ts";
 
@@ -45,6 +50,9 @@ export const parseErrors = {
   413: ErrorEnvelope,
   429: ErrorEnvelope,
   503: ErrorEnvelope,
+  // Idempotency-Key (issue 27): reused with another request, or still in progress (409); a replay whose answer was swept (404 job_expired).
+  404: ErrorEnvelope,
+  409: ErrorEnvelope,
 } as const;
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
@@ -71,8 +79,40 @@ export function resultResponse(result: Deliverable, headers: Record<string, stri
   return new Response(result.json, { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 }
 
+type ParseDeps = Pick<AppDeps, "db" | "config"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync" | "keep" | "find"> };
+
+/**
+ * The sync parse under an Idempotency-Key: the first request parses and its answer is kept as a
+ * done job (JOB_RESULT_TTL_S, in the job backend: never on disk); the same request again is
+ * answered from it (404 job_expired once swept: the key still binds for 24 h, so it is never
+ * parsed and counted twice). Another request with the key: 409.
+ */
+async function parseIdempotent(deps: ParseDeps, caller: Caller, upload: Upload, request: Request, key: string): Promise<Outcome & { replayed: boolean }> {
+  const id = newId("job");
+  const idem = await claim(deps.db, caller.owner, "parse", key, upload, id).catch((e: unknown) => {
+    upload.hold?.release();
+    throw e;
+  });
+  if ("replayOf" in idem) {
+    upload.hold?.release();
+    const job = await deps.jobs.find(idem.replayOf, caller.owner);
+    const result = await job.outcome();
+    if (!result) throw notFound("The earlier answer to this Idempotency-Key is not held any more");
+    return { result, sample: job.sample, replayed: true };
+  }
+  try {
+    const outcome = await deps.parser.parseNow(caller, upload, request);
+    await deps.jobs.keep(caller, id, upload.kind, outcome);
+    await idem.claimed.settle();
+    return { ...outcome, replayed: false };
+  } catch (e) {
+    await idem.claimed.release().catch(() => {});
+    throw e;
+  }
+}
+
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */
-export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync"> }) =>
+export const parseRoutes = (deps: ParseDeps) =>
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
     "/v1/parse",
     async ({ request, caller, set, server }) => {
@@ -83,9 +123,11 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
         // The key's place and the upload's bytes are taken before the body is read, not after.
         // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
         const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
-        const { result, sample } = await deps.parser.parseNow(caller, upload, request);
+        const key = idempotencyKey(request, upload);
+        const { result, sample, replayed } = key === undefined ? { ...(await deps.parser.parseNow(caller, upload, request)), replayed: false } : await parseIdempotent(deps, caller, upload, request, key);
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
         if (sample) headers["x-sample"] = "true";
+        if (replayed) headers[REPLAYED_HEADER] = "true";
         // The workers answer JSON for an xlsx parse; the workbook is made from it here.
         return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);
       } finally {
@@ -98,9 +140,19 @@ export const parseRoutes = (deps: Pick<AppDeps, "db" | "config"> & { parser: Par
       detail: {
         summary: "Parse a statement",
         description:
-          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After.",
-        parameters: [formatQueryParameter],
+          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After. `Idempotency-Key`: the same key with the same request within 24 h is answered from the first parse (Idempotent-Replayed: true; not parsed or counted again) while its answer is held (JOB_RESULT_TTL_S; 404 job_expired after that); with a different request 409 idempotency_key_reused; while the first is still parsing 409 idempotency_in_progress.",
+        parameters: [formatQueryParameter, idempotencyParameter],
         requestBody: uploadRequestBody,
       } as Record<string, unknown>,
     },
   );
+
+/** The Idempotency-Key header, checked; a malformed one gives the upload's hold back before its 422. */
+function idempotencyKey(request: Request, upload: Upload): string | undefined {
+  try {
+    return idempotencyKeyOf(request.headers);
+  } catch (e) {
+    upload.hold?.release();
+    throw e;
+  }
+}

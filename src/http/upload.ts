@@ -11,6 +11,9 @@ import { RequestValidationError, type ValidationDetail } from "./errors.ts";
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 const BANK_MAX = 64;
 const PASSWORD_MAX = 1024;
+/** Issue 27: the caller's label of a job, and where its completion callback goes. */
+const CLIENT_REFERENCE_MAX = 200;
+const CALLBACK_URL_MAX = 2048;
 
 const tooLarge = (maxBytes: number) => payloadTooLarge(`The uploaded file is larger than ${maxBytes} bytes`);
 
@@ -107,6 +110,8 @@ export async function readUpload(request: Request, maxBytes: number, options: Re
 
   const bank = textField(form, "bank", BANK_MAX, detail);
   const password = textField(form, "password", PASSWORD_MAX, detail, false);
+  const clientReference = textField(form, "client_reference", CLIENT_REFERENCE_MAX, detail);
+  const callbackUrl = textField(form, "callback_url", CALLBACK_URL_MAX, detail);
   const redactRaw = textField(form, "redact", 5, detail);
   if (redactRaw !== undefined && redactRaw !== "true" && redactRaw !== "false") {
     detail.push(problem(["body", "redact"], "Input should be 'true' or 'false'", "enum", redactRaw, { expected: "'true' or 'false'" }));
@@ -123,6 +128,8 @@ export async function readUpload(request: Request, maxBytes: number, options: Re
     kind,
     ...(bank ? { bank } : {}),
     ...(password ? { password } : {}),
+    ...(clientReference ? { clientReference } : {}),
+    ...(callbackUrl ? { callbackUrl } : {}),
   };
 }
 
