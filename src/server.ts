@@ -10,6 +10,7 @@ import { registerInstance } from "./metering/instances.ts";
 import { createParseService } from "./jobs/service.ts";
 import type { JobBackend } from "./jobs/backend.ts";
 import { createLocalBackend } from "./jobs/local-backend.ts";
+import { startJobIndex } from "./jobs/job-index.ts";
 
 export interface RunningServer {
   url: string;
@@ -74,6 +75,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
     instance.stop();
     throw e;
   }
+  // The jobs list and completion callbacks follow the backend's jobs (issue 27).
+  const jobIndex = startJobIndex({ db, log, config, jobs });
   let draining = false;
   const app = createApp({
     config,
@@ -98,6 +101,7 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
     });
   } catch (e) {
     await jobs.shutdown(0).catch(() => {});
+    await jobIndex.stop();
     instance.stop();
     if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") {
       throw new AddressInUseError(`Port ${config.PORT} on ${config.HOST} is already in use (another server?); stop it or set PORT`);
@@ -132,6 +136,8 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
         const pollers = parser.store.unfinished().length > 0;
         // Jobs first (a cluster worker stops taking them), then the parse service itself.
         await jobs.shutdown(graceMs);
+        // Callback retries still waiting are dropped (docs/batch.md); attempts on the wire finish.
+        await jobIndex.stop();
         // Outcomes the database missed get one more chance (bounded by what is left of the grace, at least 2 s).
         await metering.flush?.(Math.max(2000, graceMs - (Date.now() - started)));
         // A job that ended during the drain was counted: its poller gets the rest of the grace to

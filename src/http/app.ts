@@ -6,6 +6,7 @@ import { jobRoutes } from "./jobs.ts";
 import { keysRoutes } from "./keys.ts";
 import { parseRoutes } from "./parse.ts";
 import { billingAdminRoutes, paystackWebhookRoutes } from "./billing.ts";
+import { callbackSecretRoutes } from "./callback-secret.ts";
 import { adminUsageRoutes, usageRoutes } from "./usage.ts";
 import { openapiRoutes } from "./openapi.ts";
 import { requestId } from "./request-id.ts";
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps) {
     .use(usageRoutes(deps))
     .use(adminUsageRoutes(deps))
     .use(billingAdminRoutes(deps))
+    .use(callbackSecretRoutes(deps))
     .use(paystackWebhookRoutes(deps))
     .use(webRoutes());
 }

@@ -24,6 +24,7 @@ const DOCUMENTATION = {
     { name: "Admin billing", description: "Billing and usage administration (admin token)" },
     { name: "Health", description: "Liveness, readiness and status" },
     { name: "Billing", description: "Callbacks from the payment provider (signed, no API key)" },
+    { name: "Callbacks", description: "Completion callbacks of parse jobs: the owner's signing secret (admin token); docs/batch.md" },
   ],
   components: {
     securitySchemes: {

@@ -208,6 +208,7 @@ export const JobSnapshot = z
     sample: z.boolean(),
     error: z.string().optional().describe("Present once state is failed"),
     error_class: z.string().optional().describe("Present once state is failed"),
+    client_reference: z.string().optional().describe("The label given at creation (form field client_reference), when one was"),
   })
   .meta({ id: "JobSnapshot" });
 

@@ -3,7 +3,8 @@ import type { ReadinessCheck } from "../readiness.ts";
 import type { Hold } from "./gate.ts";
 import type { JobState } from "./job.ts";
 import type { DocumentResult } from "./runner.ts";
-import type { Upload } from "./service.ts";
+import type { JobObserver } from "./observer.ts";
+import type { Outcome, SubmitOptions, Upload } from "./service.ts";
 import type { ResultKind } from "./tasks.ts";
 
 /**
@@ -56,7 +57,14 @@ export interface JobBackend {
    * and with Redis also the key's cluster-wide in-flight place (so the per-key limit counts both).
    */
   holdSync(caller: Caller, bytes: number): Promise<Hold>;
-  submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<{ id: string }>;
+  submit(caller: Caller, upload: Upload, request: { headers: Headers }, options?: SubmitOptions): Promise<{ id: string }>;
+  /**
+   * Keeps a finished sync parse as a done job under `id`, for as long as any job's result
+   * (JOB_RESULT_TTL_S): an idempotent POST /v1/parse is replayed from it. Nothing is counted.
+   */
+  keep(caller: Caller, id: string, kind: ResultKind, outcome: Outcome): Promise<void>;
+  /** Told when a job starts and ends, by whichever instance saw it (src/jobs/observer.ts). */
+  observe(observer: JobObserver): void;
   /** `owner` undefined: the credential-free stream, where the id is the capability. */
   find(id: string, owner?: string): Promise<JobView>;
   /** Cancels a queued or running job; 409 `job_finished` once it has ended. */

@@ -27,6 +27,8 @@ export interface JobSnapshot {
   result_url?: string;
   error?: string;
   error_class?: string;
+  /** The caller's own label for the job (client_reference at creation). */
+  client_reference?: string;
 }
 
 export const jobPaths = (id: string) => ({
@@ -58,6 +60,7 @@ export class Job {
     readonly id: string,
     readonly owner: string,
     readonly kind: ResultKind,
+    readonly clientReference?: string,
   ) {}
 
   get finished(): boolean {
@@ -147,6 +150,7 @@ export class Job {
       s.error = this.error.message;
       s.error_class = this.error.errorClass;
     }
+    if (this.clientReference !== undefined) s.client_reference = this.clientReference;
     return s;
   }
 

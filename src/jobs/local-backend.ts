@@ -20,7 +20,9 @@ export function createLocalBackend(parser: ParseService): JobBackend {
   return {
     hold: async (caller, bytes) => parser.hold(caller, bytes),
     holdSync: async (caller, bytes) => parser.hold(caller, bytes),
-    submit: async (caller, upload, request) => ({ id: (await parser.submit(caller, upload, request)).id }),
+    submit: async (caller, upload, request, options) => ({ id: (await parser.submit(caller, upload, request, options)).id }),
+    keep: async (caller, id, kind, outcome) => parser.keep(caller, id, kind, outcome),
+    observe: (observer) => parser.observe(observer),
     find: async (id, owner) => view(parser.find(id, owner)),
     cancel: async (id, owner) => view(parser.cancel(id, owner)),
     async stream(id, lastEventIdHeader, heartbeatMs) {

@@ -14,6 +14,7 @@ import { Job } from "./job.ts";
 import { createWorkerPool, type WorkerPool } from "./pool.ts";
 import { type DocumentResult, type RunHooks, runDocument } from "./runner.ts";
 import { JobStore } from "./store.ts";
+import type { JobObserver } from "./observer.ts";
 import type { ResultKind } from "./tasks.ts";
 
 /** A validated upload (src/http/upload.ts). */
@@ -24,6 +25,16 @@ export interface Upload {
   password?: string;
   /** The key place and upload bytes taken before the body was read (src/http/upload.ts receiveUpload). */
   hold?: Hold;
+  /** Jobs: the caller's own label, shown in the snapshot and the jobs list (form field client_reference). */
+  clientReference?: string;
+  /** Jobs: where the final snapshot is POSTed when the job ends (form field callback_url). */
+  callbackUrl?: string;
+}
+
+/** What a job is created with besides its upload. */
+export interface SubmitOptions {
+  /** The job's id, chosen by the caller (it is recorded before the job starts); a new one when absent. */
+  id?: string;
 }
 
 export interface Outcome {
@@ -41,7 +52,11 @@ export interface ParseService {
   readonly store: JobStore;
   /** `request.signal` (the caller hanging up) aborts the parse in its worker. */
   parseNow(caller: Caller, upload: Upload, request: { headers: Headers; signal?: AbortSignal }): Promise<Outcome>;
-  submit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<Job>;
+  submit(caller: Caller, upload: Upload, request: { headers: Headers }, options?: SubmitOptions): Promise<Job>;
+  /** Keeps a finished sync parse as a done job under `id` (an idempotent POST /v1/parse, replayed from it). */
+  keep(caller: Caller, id: string, kind: ResultKind, outcome: Outcome): void;
+  /** Told when a job starts and ends (the jobs list and completion callbacks). */
+  observe(observer: JobObserver): void;
   /**
    * The job `id` of `owner` (any owner's for the credential-free stream, where the id is the
    * capability). Throws 404 `job_expired` for a job the server held and has swept, else 404
@@ -142,6 +157,13 @@ export function createParseService({ config, log, metering, workerFilename }: Se
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
+  const observers: JobObserver[] = [];
+  /** The job has its final state: kept for polls, and announced once. */
+  const settle = (job: Job) => {
+    store.settle(job);
+    const end = { id: job.id, owner: job.owner, state: job.state === "done" ? ("done" as const) : ("failed" as const), errorClass: job.error?.errorClass, sample: job.sample };
+    for (const o of observers) o.ended(end);
+  };
   const ctx = {
     pool,
     timeoutMs: config.PARSE_TIMEOUT_MS,
@@ -232,28 +254,43 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       return { result: await track(execute(ticket, admission, upload, { callerSignal: request.signal })), sample: false };
     },
 
-    async submit(caller, upload, request) {
+    async submit(caller, upload, request, options = {}) {
       const { ticket, admission } = await admit(caller, upload, request);
-      const job = new Job(newId("job"), caller.owner, upload.kind);
+      const job = new Job(options.id ?? newId("job"), caller.owner, upload.kind, upload.clientReference);
       store.add(job);
       remembered.remember(job.id, job.owner);
       if (admission.sample) {
         ticket.release();
         job.succeed(sampleResult(upload.kind), true);
-        store.settle(job);
+        settle(job);
         return job;
       }
+      const onStart = () => {
+        job.start();
+        for (const o of observers) o.started(job.id);
+      };
       void track(
-        execute(ticket, admission, upload, { onStart: () => job.start(), onProgress: (p) => job.report(p), cancelSignal: job.signal })
+        execute(ticket, admission, upload, { onStart, onProgress: (p) => job.report(p), cancelSignal: job.signal })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
             if (err.status >= 500) log.error("parse job failed", { job_class: err.errorClass, error: String(err.internal ?? err.message) });
             job.fail(err);
           })
-          .finally(() => store.settle(job)),
+          .finally(() => settle(job)),
       );
       return job;
+    },
+
+    keep(caller, id, kind, { result, sample }) {
+      const job = new Job(id, caller.owner, kind);
+      job.succeed(result, sample);
+      store.settle(job);
+      remembered.remember(id, caller.owner);
+    },
+
+    observe(observer) {
+      observers.push(observer);
     },
 
     runAdmitted(upload, { onStart, onProgress, signal }) {
@@ -280,7 +317,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       await drained;
       for (const job of store.unfinished()) {
         job.fail(shuttingDown());
-        store.settle(job);
+        settle(job);
       }
       store.close();
       await pool.destroy();

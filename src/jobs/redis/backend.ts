@@ -114,7 +114,7 @@ export async function createRedisBackend({ config, log, metering, parser, instan
 
   async function hold(caller: Caller, bytes: number): Promise<Hold> {
     // This process's upload-bytes budget (the bytes are in its memory until they reach Redis)...
-    const local = parser.holdUpload(bytes);
+    const local = parser.holdUpload(bytes, caller.owner);
     // ...and the key's in-flight place and the queue, cluster-wide.
     const ref = { keyId: caller.keyId, token: randomToken(12) };
     try {
@@ -158,15 +158,25 @@ export async function createRedisBackend({ config, log, metering, parser, instan
     hold,
     holdSync,
 
-    async submit(caller, upload, request) {
+    async submit(caller, upload, request, options = {}) {
       let place = upload.hold ? places.get(upload.hold) : undefined;
       if (!place) {
         // Not received through hold() (a caller that skipped it): take the place now.
         place = places.get(await hold(caller, 0)) as { ref: PlaceRef; local: Hold };
       }
       const { ref, local } = place;
-      const id = newId("job");
-      const job = { id, owner: caller.owner, keyId: caller.keyId, kind: upload.kind, token: ref.token, bytes: upload.bytes, bank: upload.bank, password: upload.password };
+      const id = options.id ?? newId("job");
+      const job = {
+        id,
+        owner: caller.owner,
+        keyId: caller.keyId,
+        kind: upload.kind,
+        token: ref.token,
+        bytes: upload.bytes,
+        bank: upload.bank,
+        password: upload.password,
+        clientReference: upload.clientReference,
+      };
       let created = false;
       try {
         // Reserved under the job's id: whichever instance ends the job settles this one row.
@@ -200,6 +210,18 @@ export async function createRedisBackend({ config, log, metering, parser, instan
 
     async find(id, owner) {
       return view(id, await find(id, owner));
+    },
+
+    async keep(caller, id, kind, { result, sample }) {
+      // A finished record like any job's, with no upload and no admission place (the sync parse held its own).
+      await onRedis(async () => {
+        await records.create({ id, owner: caller.owner, keyId: caller.keyId, kind, token: "", bytes: new Uint8Array(0) }, false);
+        await records.finish(id, { outcome: result, sample });
+      });
+    },
+
+    observe(observer) {
+      queue.observers.push(observer);
     },
 
     async cancel(id, owner) {

@@ -7,6 +7,7 @@ import { AppError, toAppError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { Metering } from "../../metering/types.ts";
 import type { ParseService } from "../service.ts";
+import type { JobObserver } from "../observer.ts";
 import type { ClusterAdmission } from "./admission.ts";
 import type { Ending, JobMeta, JobRecords } from "./results.ts";
 
@@ -50,6 +51,8 @@ export class ClusterQueue {
   private readonly running = new Map<string, AbortController>();
   /** Set at shutdown: a job aborted by it goes back to the queue for another instance. */
   private stopping = false;
+  /** Told of the jobs this instance starts and ends (src/jobs/observer.ts). */
+  readonly observers: JobObserver[] = [];
 
   constructor(private readonly deps: QueueDeps) {
     this.queue = new Queue<QueuedJob>(QUEUE_NAME, { connection: deps.queueConnection, prefix: deps.config.REDIS_PREFIX });
@@ -122,7 +125,20 @@ export class ClusterQueue {
       await p.catch((e: unknown) => log.error("metering: settling a job failed", { job_id: jobId, error: String(e) }));
     }
     await admission.release({ keyId: meta.key_id, token: meta.token }).catch(() => false);
+    if (won) await this.announceEnd(jobId, ending);
     return won;
+  }
+
+  /** The instance that ended the job tells the observers, once (the FINISH script has one winner). */
+  private async announceEnd(jobId: string, ending: Ending): Promise<void> {
+    if (this.observers.length === 0) return;
+    const owner = await this.deps.records.meta(jobId).then((m) => m?.owner, () => undefined);
+    if (owner === undefined) return;
+    const end =
+      "error" in ending
+        ? { id: jobId, owner, state: "failed" as const, errorClass: ending.error.errorClass, sample: false }
+        : { id: jobId, owner, state: "done" as const, sample: ending.sample === true };
+    for (const o of this.observers) o.ended(end);
   }
 
   private async process(bull: BullJob<QueuedJob>): Promise<void> {
@@ -132,6 +148,7 @@ export class ClusterQueue {
     if (!meta || meta.state === "done" || meta.state === "failed") return;
     const attempt = await records.start(id, instanceId);
     if (attempt < 0) return;
+    if (attempt === 1) for (const o of this.observers) o.started(id);
     if (attempt > config.JOB_MAX_ATTEMPTS) {
       log.error("parse job failed: its instances kept dying", { job_id: id, attempts: attempt - 1 });
       await this.end(id, meta, { error: instanceDied(attempt - 1) });

@@ -40,6 +40,7 @@ export interface JobMeta {
   runner?: string;
   password?: string;
   bank?: string;
+  client_reference?: string;
 }
 
 const PROGRESS = `
@@ -91,6 +92,7 @@ export interface NewJob {
   bytes: Uint8Array;
   bank?: string;
   password?: string;
+  clientReference?: string;
 }
 
 export type Ending = { outcome: DocumentResult; sample?: boolean } | { error: AppError };
@@ -115,6 +117,7 @@ export class JobRecords {
       token: job.token,
       ...(job.bank === undefined ? {} : { bank: job.bank }),
       ...(job.password === undefined ? {} : { password: job.password }),
+      ...(job.clientReference === undefined ? {} : { client_reference: job.clientReference }),
     };
     const m = this.redis.multi().hset(k.meta(job.id), meta).pexpire(k.meta(job.id), UNFINISHED_TTL_MS);
     m.set(k.seen(job.id), job.owner, "PX", UNFINISHED_TTL_MS + this.resultTtlMs + REMEMBER_MS);
@@ -223,5 +226,6 @@ export function snapshotOf(id: string, meta: JobMeta): JobSnapshot {
     s.error = meta.error ?? "";
     s.error_class = (meta.error_class ?? "internal_error") as ErrorClass;
   }
+  if (meta.client_reference !== undefined) s.client_reference = meta.client_reference;
   return s;
 }
