@@ -29,10 +29,10 @@ interface Received {
 const received: Received[] = [];
 /** How the receiver answers each path, in turn: a status per request (the last one repeats). */
 const script: Record<string, number[]> = { "/retry": [500, 200], "/ok": [200], "/redirect": [302] };
-const receiver = Bun.serve({
+const receiver: Bun.Server<undefined> = Bun.serve({
   hostname: "127.0.0.1",
   port: 0,
-  async fetch(req) {
+  async fetch(req): Promise<Response> {
     const path = new URL(req.url).pathname;
     received.push({ path, headers: req.headers, body: await req.text() });
     const statuses = script[path] ?? [404];
