@@ -9,6 +9,7 @@ import { BANK_PROFILES } from "./banks/profiles.ts";
 import { guardPdf, type InflatedStreams } from "./guards/index.ts";
 import { byteFacts, type InfoFacts, integrityOf, pageFacts, sheetIntegrity } from "./integrity/index.ts";
 import { extractHtmlTables } from "./html/extract.ts";
+import { assembleOrScan } from "./ocr/decide.ts";
 import { assertHasText, checkPageCount } from "./pdf/extract.ts";
 import { DEFAULT_PDF_EXTRACTOR, openDocument, type PdfExtractorName, readPages } from "./pdf/extractor.ts";
 import { pageTreeUpdate } from "./pdf/page-tree.ts";
@@ -109,7 +110,8 @@ export async function parseStatement(bytes: Uint8Array, opts: ParseOptions = {})
   const { doc, info, objectStreams } = await extractWithInfo(bytes, opts);
   opts.signal?.throwIfAborted();
   opts.onProgress?.({ stage: "assemble", current: 0, total: 1 });
-  const result = assembleStatement(doc, { bank: opts.bank });
+  // A PDF whose only text is a bad OCR pass's invisible layer is refused as a scan (src/engine/ocr/decide.ts).
+  const result = await assembleOrScan(doc, bytes, { bank: opts.bank, password: opts.password });
   result.integrity =
     doc.kind === "pdf" && info
       ? integrityOf(result, {
