@@ -7,6 +7,7 @@ import { type Line, pageLines, sheetLines } from "./layout/lines.ts";
 import { stitchBrokenDates } from "./layout/stitch.ts";
 import { accountScrubber } from "./metadata/index.ts";
 import { emptySection, type ReadSection, readSection, type SectionScan, scanSection } from "./sections/read.ts";
+import { checkAcrossSections } from "./sections/combined.ts";
 import { splitSections } from "./sections/split.ts";
 import type { ExtractedDocument, ParseResponse } from "./types.ts";
 import { settleVerdict } from "./verdict.ts";
@@ -58,6 +59,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
   if (read.length > 1) {
     first.section.checks.notes.push(`The document holds ${read.length} account sections; each was read on its own (see accounts).`);
     maskEveryAccount(read);
+    checkAcrossSections(read);
   }
   for (const r of read) {
     r.section.checks.marker_coverage = coverage;

@@ -97,6 +97,15 @@ export interface Checks {
   assumed: string[];
   /** 0..100: how sure the bank detection is (as the error envelope's marker_coverage); set by assembleLines. */
   marker_coverage?: number;
+  /**
+   * Rows of this section whose chain break is exactly what a row of another section at the same
+   * time moved (one transaction paid from both, e.g. a wallet payment topped up from savings):
+   * `row` (0-based, this section), `other_section` (0-based index in `accounts`), `other_row`, and
+   * `amount`, what the other row supplied to this one's chain (src/engine/chain/cross-section.ts).
+   */
+  cross_section_links?: { row: number; other_section: number; other_row: number; amount: string }[];
+  /** The first section's printed totals and counts cover every section and agree with their sum (src/engine/sections/combined.ts). */
+  statement_totals_match?: boolean;
   /** Present when the statement was read by OCR (src/engine/ocr/read.ts). */
   ocr?: OcrChecks;
 }

@@ -25,6 +25,34 @@ describe("OPay 2025: an empty OWealth section and levies stamped after their tra
   });
 });
 
+describe("OPay 2025: wallet payments topped up from OWealth (auto-draw)", () => {
+  test("opay_owealth_autodraw.pdf parses exactly; both sections reconcile through their links", async () => {
+    const truth = loadTruth("opay_owealth_autodraw.pdf");
+    const r = await parseReplica("opay_owealth_autodraw.pdf");
+    expect(replicaDifferences(r, truth)).toEqual([]);
+    const [wallet, owealth] = r.accounts;
+    // The truth's notes list where each naive chain breaks: exactly the linked rows.
+    const note = truth.notes.find((n) => n.startsWith("Naive balance-chain breaks"))!;
+    const [walletBreaks, owealthBreaks] = [...note.matchAll(/\[([\d, ]+)\]/g)].map((m) => m[1]!.split(", ").map(Number));
+    expect(wallet!.checks.cross_section_links?.map((l) => l.row)).toEqual(walletBreaks!);
+    expect(owealth!.checks.cross_section_links?.map((l) => l.row)).toEqual(owealthBreaks!);
+    expect(wallet!.checks.cross_section_links?.map((l) => l.other_row)).toEqual(owealthBreaks!);
+    // What OWealth supplied to each wallet payment is the truth's shortfall.
+    const cases = JSON.parse(truth.notes.find((n) => n.startsWith("OWealth auto-draw"))!.match(/(\[\{.*\}\])/)![1]!) as { amount: string; from_owealth: string }[];
+    expect(wallet!.checks.cross_section_links?.map((l) => l.amount)).toEqual(cases.map((c) => c.from_owealth));
+    for (const a of [wallet!, owealth!]) {
+      expect(a.checks.row_chain).toBe(true);
+      expect(a.row_wise_reconcilable).toBe(true);
+    }
+    // The header card's totals and counts cover both sections.
+    expect(wallet!.checks).toMatchObject({ totals_match: true, count_match: true, statement_totals_match: true });
+    expect(wallet!.checks.notes.join(" ")).toContain("cover all 2 sections together");
+    // Every printed number is kept: the wallet row prints the full payment, its balance 0.00.
+    const payment = wallet!.transactions[walletBreaks![0]!]!;
+    expect([payment.debit, payment.balance]).toEqual([cases[0]!.amount, "0.00"]);
+  });
+});
+
 describe("a time wrapped after its colon", () => {
   const heading: [number, ...[number, string][]] = [100, [20, "Trans. Time"], [110, "Description"], [300, "Debit/Credit(₦)"], [380, "Balance(₦)"]];
   test("rejoins its date, never the narration, also over a page end", () => {
