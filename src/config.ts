@@ -47,6 +47,10 @@ export const configSchema = z.object({
   MAX_INFLIGHT_PER_KEY: int(1).default(8),
   /** Upload bytes the server holds in memory at once (being read, queued or parsing), from Content-Length at admission; beyond it, 503 queue_full. */
   MAX_INFLIGHT_UPLOAD_BYTES: int(1024).default(512 * 1024 * 1024),
+  /** Documents one key may have refused as too costly (payload_too_large, too_many_pages, parse_timeout) per HOSTILE_REFUSAL_WINDOW_S before its parses get 429 (0: no limit). */
+  HOSTILE_REFUSALS_PER_KEY: int(0).default(20),
+  /** The window of HOSTILE_REFUSALS_PER_KEY, s. */
+  HOSTILE_REFUSAL_WINDOW_S: int(1).default(600),
   /** Seconds an upload may send nothing before it is cut with 408 upload_timeout (at most 250). */
   UPLOAD_IDLE_TIMEOUT_S: int(1).max(250).default(10),
   /**

@@ -6,6 +6,7 @@ import { AppError, jobCancelled, jobExpired, jobFinished, notFound, toAppError }
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { refuseNonStatement, sampleResponse } from "../metering/sample.ts";
+import { RefusalLimit } from "../metering/refusals.ts";
 import { unmeteredAdmission } from "../metering/unmetered.ts";
 import type { Admission, Metering } from "../metering/types.ts";
 import { RememberedJobs } from "./expired.ts";
@@ -154,6 +155,8 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     onOverBudget: (held) => log.warn("job cache over JOB_CACHE_MAX_BYTES (every byte is other owners' unexpired results)", { held_bytes: held }),
   });
   const remembered = new RememberedJobs();
+  // Failed parses are never counted: documents refused as too costly have their own bound per key.
+  const refusals = new RefusalLimit({ max: config.HOSTILE_REFUSALS_PER_KEY, windowMs: config.HOSTILE_REFUSAL_WINDOW_S * 1000 });
   const stopping = new AbortController();
   const limits = { maxPages: config.MAX_PAGES, maxXlsxRows: config.MAX_XLSX_ROWS, maxXlsxInflatedBytes: config.MAX_XLSX_INFLATED_BYTES };
   const running = new Set<Promise<unknown>>();
@@ -173,9 +176,10 @@ export function createParseService({ config, log, metering, workerFilename }: Se
 
   /** Per-key and queue limits first (cheap, synchronous), then metering. */
   async function admit(caller: Caller, upload: Upload, request: { headers: Headers }): Promise<{ ticket: Ticket; admission: Admission }> {
+    refusals.check(caller.keyId);
     const ticket = gate.enter(upload.hold ?? caller.keyId);
     try {
-      const admission = await metering.admit(caller, request);
+      const admission = refusals.watch(caller.keyId, await metering.admit(caller, request));
       // Past a cap the engine does not run, but a file that is no statement still gets its real 4xx.
       if (admission.sample) refuseNonStatement(upload.bytes);
       return { ticket, admission };
