@@ -21,7 +21,9 @@ const RSS_SETTLE_MS = 30_000;
 
 // A low heap limit makes the pool recycle a worker that a hostile file left holding memory (one
 // 64 MiB shared string leaves ~400 MiB behind in exceljs's thread); the smallest allowed value.
-const server = await startTestServer({ PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS), TEST_MONTHLY_CAP: "100000", WORKER_MAX_HEAP_MB: "64" });
+// One key sends every hostile case here, far more than HOSTILE_REFUSALS_PER_KEY allows: that bound
+// has its own test (produced-size.test.ts), so it is off for this file.
+const server = await startTestServer({ PARSE_TIMEOUT_MS: String(PARSE_TIMEOUT_MS), TEST_MONTHLY_CAP: "100000", WORKER_MAX_HEAP_MB: "64", HOSTILE_REFUSALS_PER_KEY: "0" });
 const key = await testKey(server);
 
 const baselines = new Map<string, ParseAnswer>();

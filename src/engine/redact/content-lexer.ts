@@ -182,8 +182,12 @@ export function latin1(bytes: Uint8Array): string {
   return out;
 }
 
-/** Tokenises a content stream into operations. Never throws: malformed input yields what could be read. */
-export function parseContent(src: Uint8Array): Operation[] {
+/**
+ * Tokenises a content stream into operations. Malformed input yields what could be read; the only
+ * throw is `spend`'s (a budget on the operations built, so a tiny stream of millions of operators
+ * is refused before it is held).
+ */
+export function parseContent(src: Uint8Array, spend?: () => void): Operation[] {
   const lexer = new Lexer(src);
   const ops: Operation[] = [];
   let operands: Operand[] = [];
@@ -242,6 +246,7 @@ export function parseContent(src: Uint8Array): Operation[] {
             }
           }
         }
+        spend?.();
         ops.push({ operator: t.value, operands, start: opStart, end: lexer.pos });
         operands = [];
         opStart = -1;

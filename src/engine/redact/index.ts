@@ -5,7 +5,9 @@ import { extractSpreadsheetMl } from "../xml/spreadsheetml.ts";
 import type { EngineLimits, ExtractedDocument } from "../types.ts";
 import { emptyValues, looksLikeLabel, validValue, type KnownPii, type PiiValues } from "./find.ts";
 import { redactHtml } from "./html.ts";
-import { redactPdf } from "./pdf.ts";
+import { AppError } from "../../errors.ts";
+import { loadForEditing, redactPdf } from "./pdf.ts";
+import { checkRedactable } from "./pdf-preflight.ts";
 import { readPdfRuns } from "./pdf-text.ts";
 import { redactXlsx } from "./xlsx.ts";
 import type { PdfExtractorName } from "../pdf/extractor-name.ts";
@@ -64,6 +66,20 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): K
 }
 
 /**
+ * Refuses a PDF whose drawing the redactor could not hold (pdf-preflight.ts) before the parse's
+ * extraction reads it. A file pdf-lib cannot open or walk (damage, a wrong password) is left to the
+ * extraction, which answers with the parse's own error.
+ */
+async function refuseOversizedContent(bytes: Uint8Array, password: string | undefined): Promise<void> {
+  try {
+    checkRedactable(await loadForEditing(bytes, password));
+  } catch (e) {
+    // Only the budget's refusal is this check's to give; a damaged file is the extraction's to describe.
+    if (e instanceof AppError && e.errorClass === "payload_too_large") throw e;
+  }
+}
+
+/**
  * A copy of the statement with the holder's personal data removed: PDF in, PDF out; XLSX in, XLSX
  * out; an HTML table export in, the same HTML out; built in memory. The document goes through the parse's own checks and extraction first, so
  * a document a parse refuses gives the same AppError; a statement without personal data comes
@@ -71,7 +87,10 @@ function engineValues(extracted: ExtractedDocument, bank: string | undefined): K
  */
 export async function redactDocument(bytes: Uint8Array, opts: RedactOptions = {}): Promise<Redacted> {
   const kind = sniff(bytes);
-  if (kind === "pdf") await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
+  if (kind === "pdf") {
+    await guardPdf(bytes, opts.limits?.maxPages ? { maxPages: opts.limits.maxPages } : {}, { password: opts.password });
+    await refuseOversizedContent(bytes, opts.password);
+  }
   // The parse's extraction first: it maps whatever the extractor refuses (a page tree that loops, a
   // damaged stream) to the parse's own AppError. Then the text as redaction reads it, which refuses
   // a line longer than any statement's before glyph-level work and is reused by the redactor.

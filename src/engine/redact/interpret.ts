@@ -1,6 +1,7 @@
 import { PDFDict, PDFName, PDFNumber, PDFArray, PDFRef, PDFStream, type PDFObject } from "pdf-lib";
 import { parseContent, type Operand, type Operation } from "./content-lexer.ts";
 import { codeOf, fontInfo, type FontInfo } from "./fonts.ts";
+import type { ContentBudget } from "./budget.ts";
 import { decodeStream } from "./stream-data.ts";
 import { unsupportedFormat } from "../../errors.ts";
 import { MAX_TEXT_CHARS } from "../text-cap.ts";
@@ -85,6 +86,8 @@ export interface InterpretContext {
   units: Map<string, ContentUnit>;
   /** Streams left alone because their filters cannot be undone. */
   skipped: string[];
+  /** Operations parsed and run and glyphs placed (budget.ts); none when absent. */
+  budget?: ContentBudget;
 }
 
 interface GState {
@@ -109,8 +112,9 @@ const numberAt = (ops: Operand[], i: number) => {
   return o?.kind === "number" ? o.value : 0;
 };
 
-export function unitFromBytes(key: string, bytes: Uint8Array, stream?: PDFStream, ref?: PDFRef): ContentUnit {
-  return { key, ref, stream, bytes, ops: parseContent(bytes), shows: new Map(), cuts: new Map(), replacements: new Map() };
+export function unitFromBytes(key: string, bytes: Uint8Array, stream?: PDFStream, ref?: PDFRef, budget?: ContentBudget): ContentUnit {
+  const spend = budget ? () => budget.spend() : undefined;
+  return { key, ref, stream, bytes, ops: parseContent(bytes, spend), shows: new Map(), cuts: new Map(), replacements: new Map() };
 }
 
 function lookupResource(resources: PDFDict | undefined, category: string, name: string): { obj: PDFObject | undefined; ref?: PDFRef } {
@@ -171,6 +175,7 @@ export function interpret(
         // One text operator drawing more than any statement line would cost glyph-level work per
         // character for nothing a statement holds: refused, as the parse cuts such a line.
         if (glyphIndex >= MAX_TEXT_CHARS) throw unsupportedFormat(`A text operator draws more than ${MAX_TEXT_CHARS} characters, longer than any statement line; no redacted copy was produced`);
+        ctx.budget?.spend();
         const code = codeOf(bytes);
         const width = gs.font.width(code);
         const isSpace = bytes.length === 1 && code === 32;
@@ -199,6 +204,8 @@ export function interpret(
   };
 
   unit.ops.forEach((op: Operation, i: number) => {
+    // Run again for every time a form is drawn, so a form drawn a million times costs as much.
+    if (inherited) ctx.budget?.spend();
     const a = op.operands;
     switch (op.operator) {
       case "q":
@@ -293,7 +300,7 @@ export function interpret(
             ctx.skipped.push(`form ${key}: ${decoded.unsupported}`);
             break;
           }
-          form = unitFromBytes(key, decoded.bytes, obj, ref);
+          form = unitFromBytes(key, decoded.bytes, obj, ref, ctx.budget);
           ctx.units.set(key, form);
         }
         const formResources = obj.dict.lookup(PDFName.of("Resources"));

@@ -3,6 +3,7 @@ import { AppError, scannedDocument, unsupportedFormat } from "../../errors.ts";
 import { formatOperand, latin1, type Operand } from "./content-lexer.ts";
 import { buildMatchers, detectPii, findHits, findSpans, replaceSpans, textContainsPii, type KnownPii, type Matcher, type PiiValues, type RunHit } from "./find.ts";
 import { IDENTITY, interpret, unitFromBytes, type Box, type ContentUnit, type InterpretContext, type PlacedGlyph } from "./interpret.ts";
+import { ContentBudget } from "./budget.ts";
 import { cutFor, unionBox } from "./pdf-cuts.ts";
 import { scrubDocument, scrubStrings } from "./pdf-scrub.ts";
 import { readPdfRuns, type PageRuns } from "./pdf-text.ts";
@@ -21,7 +22,7 @@ export interface PdfRedaction {
 // output; a document that still leaks after this many passes is refused rather than returned.
 const MAX_PASSES = 3;
 
-async function loadForEditing(bytes: Uint8Array, password: string | undefined): Promise<PDFDocument> {
+export async function loadForEditing(bytes: Uint8Array, password: string | undefined): Promise<PDFDocument> {
   try {
     // pdf.js opened it (no user password, or the right one); pdf-lib needs it decrypted.
     if (isEncrypted(bytes)) return await loadDecrypted(bytes, password ?? "");
@@ -59,7 +60,7 @@ function pageUnit(page: PDFPage, index: number, ctx: InterpretContext): ContentU
     joined.set(p, o);
     o += p.length;
   }
-  return unitFromBytes(`page:${index}`, joined);
+  return unitFromBytes(`page:${index}`, joined, undefined, undefined, ctx.budget);
 }
 
 function fmt(n: number): string {
@@ -114,7 +115,7 @@ function removePiiAnnotations(doc: PDFDocument, matchers: Matcher[], ctx: Interp
         if (!("bytes" in d)) continue;
         let text = "";
         const res = ap.dict.lookup(PDFName.of("Resources"));
-        interpret(unitFromBytes("annotation", d.bytes), res instanceof PDFDict ? res : undefined, IDENTITY, { ...ctx, units: new Map() }, (g) => {
+        interpret(unitFromBytes("annotation", d.bytes, undefined, undefined, ctx.budget), res instanceof PDFDict ? res : undefined, IDENTITY, { ...ctx, units: new Map() }, (g) => {
           text += g.text;
         });
         texts.push(text);
@@ -240,7 +241,8 @@ async function redactPass(
   warnings: string[],
 ): Promise<{ bytes: Uint8Array; count: number }> {
   const doc = await loadForEditing(bytes, password);
-  const ctx: InterpretContext = { units: new Map(), skipped: [] };
+  // Each pass builds its own objects (the last pass's are garbage by then): a budget per pass.
+  const ctx: InterpretContext = { units: new Map(), skipped: [], budget: new ContentBudget() };
   const pages: PageWork[] = doc.getPages().map((page, i) => {
     const unit = pageUnit(page, i, ctx);
     const glyphs: PlacedGlyph[] = [];

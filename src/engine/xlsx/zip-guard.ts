@@ -2,16 +2,21 @@
  * Checks an XLSX (zip) before exceljs inflates anything: the central directory's declared sizes and
  * entry count must be within limits, every entry must inflate to no more than it declares (zlib's
  * maxOutputLength stops a lying zip bomb early), XML parts may not declare a DOCTYPE or ENTITY
- * (entity-expansion attacks), and the worksheets' row count is bounded before any object model is built.
+ * (entity-expansion attacks), and the worksheets' rows, cells and the text their cells produce
+ * (text-size.ts) are bounded before any object model is built.
  */
 import { inflateRawSync } from "node:zlib";
 import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
+import { MAX_XLSX_TEXT_CHARS, sharedStringLengths, worksheetTextChars } from "./text-size.ts";
+
+const SHARED_STRINGS = /^xl\/sharedStrings\.xml$/i;
 
 export interface ZipLimits {
   maxInflatedBytes: number;
   maxRows: number;
   /** Most `<c>` cells in all worksheets and most shared strings, counted before exceljs builds any (it holds ~1 KB per cell). */
-  maxCells?: number;
+  maxCells?: number;  /** Most characters all cells may produce, shared strings counted per cell that shows them (text-size.ts). */
+  maxTextChars?: number;
 }
 
 /** More parts than any real workbook has (a sheet, its rels and styles are a handful each). */
@@ -201,6 +206,13 @@ export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
   let rows = 0;
   let cells = 0;
   const maxCells = limits.maxCells ?? Number.POSITIVE_INFINITY;
+  const maxChars = limits.maxTextChars ?? MAX_XLSX_TEXT_CHARS;
+  // The shared strings first: a worksheet's cells are measured by the strings they point at.
+  const sst = entries.find((e) => SHARED_STRINGS.test(e.name));
+  const sstData = sst ? inflateEntry(bytes, sst) : undefined;
+  if (sstData && scanXml(sstData).dtd) throw unsupportedFormat(`The spreadsheet part ${sst!.name} declares a DOCTYPE or ENTITY, which is refused`);
+  const shared = sstData ? sharedStringLengths(sstData) : new Uint32Array(0);
+  let chars = 0;
   for (const entry of entries) {
     if (entry.name.endsWith("/")) continue;
     const data = inflateEntry(bytes, entry);
@@ -212,6 +224,8 @@ export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
       if (rows > limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${limits.maxRows} rows`);
       cells += scan.cells;
       if (cells > maxCells) throw payloadTooLarge(`The spreadsheet has more than ${maxCells} cells`);
+      chars += worksheetTextChars(data, shared);
+      if (chars > maxChars) throw payloadTooLarge(`The spreadsheet's cells hold more than ${maxChars.toLocaleString("en")} characters of text (shared strings counted once per cell that shows them)`);
     }
     if (/^xl\/sharedStrings\.xml$/i.test(entry.name) && scan.strings > maxCells) {
       throw payloadTooLarge(`The spreadsheet has more than ${maxCells} shared strings`);
