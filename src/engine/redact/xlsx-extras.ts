@@ -58,7 +58,8 @@ interface ValidationModel {
 /** Data-validation prompts, titles, messages and list formulae with personal data replaced. */
 function cleanValidations(ws: ExcelJS.Worksheet, matchers: Matcher[], replacement: string): number {
   let n = 0;
-  const model = (ws.dataValidations as unknown as { model: Record<string, ValidationModel | undefined> }).model;
+  // exceljs keeps a sheet's validations on `dataValidations.model` (address -> rule), which its typings omit.
+  const model = (ws as unknown as { dataValidations: { model: Record<string, ValidationModel | undefined> } }).dataValidations.model;
   for (const dv of Object.values(model)) {
     if (!dv) continue;
     for (const k of ["prompt", "promptTitle", "error", "errorTitle"] as const) {
