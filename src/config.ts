@@ -47,6 +47,10 @@ export const configSchema = z.object({
   MAX_INFLIGHT_PER_KEY: int(1).default(8),
   /** Upload bytes the server holds in memory at once (being read, queued or parsing), from Content-Length at admission; beyond it, 503 queue_full. */
   MAX_INFLIGHT_UPLOAD_BYTES: int(1024).default(512 * 1024 * 1024),
+  /** The share of MAX_INFLIGHT_UPLOAD_BYTES one owner's uploads may hold (all its keys); beyond it, 429 rate_limited. */
+  MAX_INFLIGHT_UPLOAD_BYTES_PER_OWNER: int(1024).default(128 * 1024 * 1024),
+  /** Seconds an upload may take in all, however steadily it sends; then 408 upload_timeout. */
+  UPLOAD_DEADLINE_S: int(1).default(300),
   /** Documents one key may have refused as too costly (payload_too_large, too_many_pages, parse_timeout) per HOSTILE_REFUSAL_WINDOW_S before its parses get 429 (0: no limit). */
   HOSTILE_REFUSALS_PER_KEY: int(0).default(20),
   /** The window of HOSTILE_REFUSALS_PER_KEY, s. */

@@ -131,6 +131,8 @@ export const uploadAborted = (internal?: unknown) =>
   new AppError("upload_aborted", 400, "The upload ended before its last byte (the connection was closed)", { internal });
 export const uploadTimeout = (idleSeconds: number) =>
   new AppError("upload_timeout", 408, `No upload bytes arrived for ${idleSeconds} s; the upload was cut`);
+export const uploadPastDeadline = (deadlineSeconds: number) =>
+  new AppError("upload_timeout", 408, `The upload took longer than ${deadlineSeconds} s in all; it was cut`);
 
 export function toAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;

@@ -23,7 +23,7 @@ import { receiveUpload } from "./upload.ts";
 
 export { streamInUse } from "./job-stream.ts";
 
-type JobsDeps = Pick<AppDeps, "db" | "config"> & { jobs: JobBackend };
+type JobsDeps = Pick<AppDeps, "db" | "config" | "metering"> & { jobs: JobBackend };
 
 const JobParams = z.strictObject({ id: z.string().regex(idPattern("job"), "must be a job id (job_ followed by 22 letters or digits)") });
 const ResultQuery = z.strictObject({
@@ -92,7 +92,7 @@ export const jobRoutes = (deps: JobsDeps) => {
         // Body bytes do not reset Bun's idle timer: only UPLOAD_IDLE_TIMEOUT_S (true idleness) cuts an upload.
         const restore = liftIdleTimer(server, request, config.HTTP_IDLE_TIMEOUT_S);
         // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
-        const upload = await receiveUpload(jobs, caller, request, config).finally(restore);
+        const upload = await receiveUpload(jobs, caller, request, config, { metering: deps.metering }).finally(restore);
         const id = newId("job");
         let listed = false;
         let idem: Awaited<ReturnType<typeof claim>> | undefined;

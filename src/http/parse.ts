@@ -79,7 +79,7 @@ export function resultResponse(result: Deliverable, headers: Record<string, stri
   return new Response(result.json, { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 }
 
-type ParseDeps = Pick<AppDeps, "db" | "config"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync" | "keep" | "find"> };
+type ParseDeps = Pick<AppDeps, "db" | "config" | "metering"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync" | "keep" | "find"> };
 
 /**
  * The sync parse under an Idempotency-Key: the first request parses and its answer is kept as a
@@ -122,7 +122,7 @@ export const parseRoutes = (deps: ParseDeps) =>
       try {
         // The key's place and the upload's bytes are taken before the body is read, not after.
         // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
-        const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config);
+        const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config, { metering: deps.metering });
         const key = idempotencyKey(request, upload);
         const { result, sample, replayed } = key === undefined ? { ...(await deps.parser.parseNow(caller, upload, request)), replayed: false } : await parseIdempotent(deps, caller, upload, request, key);
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };

@@ -1,7 +1,8 @@
 import type { Config } from "../config.ts";
 import type { Caller } from "../db/keys.ts";
-import { AppError, payloadTooLarge, uploadAborted, uploadTimeout } from "../errors.ts";
+import { AppError, payloadTooLarge, uploadAborted, uploadPastDeadline, uploadTimeout } from "../errors.ts";
 import type { Hold } from "../jobs/gate.ts";
+import type { Metering } from "../metering/types.ts";
 import type { Upload } from "../jobs/service.ts";
 import type { ResultKind } from "../jobs/tasks.ts";
 import { checkBankField } from "./bank-field.ts";
@@ -28,31 +29,46 @@ const problem = (loc: string[], msg: string, type: string, input: unknown = null
 export interface ReadOptions {
   /** Cut the upload with 408 upload_timeout when no byte arrives for this long, ms. */
   idleTimeoutMs?: number;
+  /** Cut the upload with 408 upload_timeout when it has not ended this long after it began, ms. */
+  deadlineMs?: number;
   /** Told when an upload is aborted or cut (the warn log line). */
   onCut?: (e: AppError) => void;
 }
 
+export interface ReceiveOptions extends Omit<ReadOptions, "idleTimeoutMs" | "deadlineMs"> {
+  /** Admission's own refusals (402, 422 first-party IP), checked before anything is held. */
+  metering?: Pick<Metering, "precheck">;
+}
+
 /**
- * Admission before the upload is read (issue 15): the key's in-flight place and the upload's
- * declared bytes are taken from the gate first, so a caller past its limit, or a server already
- * holding MAX_INFLIGHT_UPLOAD_BYTES, is refused before a byte of the body is buffered. The hold
- * travels with the upload and is given back when its parse ends, or here when reading fails.
+ * Admission before the upload is read (issues 15 and 29): what admission would refuse anyway (no
+ * subscription, no first-party IP header) is refused first, holding nothing; then the key's
+ * in-flight place and the upload's declared bytes (within the server's budget and the owner's
+ * share of it) are taken from the gate, so a caller past its limit, or a server already holding
+ * MAX_INFLIGHT_UPLOAD_BYTES, is refused before a byte of the body is buffered. The hold travels
+ * with the upload and is given back when its parse ends, or here when reading fails. However
+ * steadily it sends, the upload must end within UPLOAD_DEADLINE_S.
  */
 export async function receiveUpload(
   holder: { hold(caller: Caller, bytes: number): Hold | Promise<Hold> },
   caller: Caller,
   request: Request,
-  config: Pick<Config, "MAX_UPLOAD_BYTES" | "UPLOAD_IDLE_TIMEOUT_S">,
-  options: Omit<ReadOptions, "idleTimeoutMs"> = {},
+  config: Pick<Config, "MAX_UPLOAD_BYTES" | "UPLOAD_IDLE_TIMEOUT_S" | "UPLOAD_DEADLINE_S">,
+  { metering, ...options }: ReceiveOptions = {},
 ): Promise<Upload> {
   const limit = config.MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES;
   const declared = declaredLength(request);
   if (declared !== undefined && declared > limit) throw tooLarge(config.MAX_UPLOAD_BYTES);
+  await metering?.precheck?.(caller, request);
   // Without a declared length the upload may be as large as the limit, so that much is held.
   // Sync parses hold in this process's gate; jobs in the job backend's (cluster-wide with Redis).
   const hold: Hold = await holder.hold(caller, declared ?? limit);
   try {
-    const upload = await readUpload(request, config.MAX_UPLOAD_BYTES, { ...options, idleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000 });
+    const upload = await readUpload(request, config.MAX_UPLOAD_BYTES, {
+      ...options,
+      idleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_S * 1000,
+      deadlineMs: config.UPLOAD_DEADLINE_S * 1000,
+    });
     // Inside the try: a refused field must give the hold back like any other refusal.
     checkBankField(upload);
     return { ...upload, hold };
@@ -157,9 +173,10 @@ function textField(form: FormData, name: string, max: number, detail: Validation
 /**
  * The body, counted while it arrives: more than `limit` bytes (the declared length, or the size
  * limit) stops reading at once. A connection closed mid-body is 400 upload_aborted; no byte for
- * `idleTimeoutMs` is 408 upload_timeout. Either way the reader is cancelled, so nothing more is read.
+ * `idleTimeoutMs`, or no end `deadlineMs` after the first read, is 408 upload_timeout. Either way
+ * the reader is cancelled, so nothing more is read.
  */
-async function readLimited(request: Request, limit: number, { idleTimeoutMs, onCut }: ReadOptions): Promise<Uint8Array<ArrayBuffer>> {
+async function readLimited(request: Request, limit: number, { idleTimeoutMs, deadlineMs, onCut }: ReadOptions): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   // With a declared length the body goes straight into one buffer of that size (no chunk list
@@ -171,10 +188,11 @@ async function readLimited(request: Request, limit: number, { idleTimeoutMs, onC
     onCut?.(e);
     return e;
   };
+  const endBy = deadlineMs === undefined ? undefined : performance.now() + deadlineMs;
   for (;;) {
     let r: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>;
     try {
-      r = await readWithin(reader, idleTimeoutMs);
+      r = await readWithin(reader, idleTimeoutMs, endBy === undefined ? undefined : { at: endBy, seconds: deadlineMs! / 1000 });
     } catch (e) {
       if (e instanceof AppError) throw cut(e);
       throw cut(uploadAborted(e));
@@ -195,12 +213,19 @@ async function readLimited(request: Request, limit: number, { idleTimeoutMs, onC
   return size === buf.byteLength ? buf : buf.subarray(0, size);
 }
 
-/** One read, or 408 upload_timeout after `idleMs` without a byte. */
-async function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleMs: number | undefined): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
-  if (idleMs === undefined) return reader.read();
+/** One read, or 408 upload_timeout after `idleMs` without a byte or once the deadline is reached. */
+async function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idleMs: number | undefined,
+  deadline?: { at: number; seconds: number },
+): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  if (idleMs === undefined && deadline === undefined) return reader.read();
+  const left = deadline === undefined ? Number.POSITIVE_INFINITY : Math.max(0, deadline.at - performance.now());
+  const pastDeadline = left < (idleMs ?? Number.POSITIVE_INFINITY);
+  const cut = pastDeadline ? () => uploadPastDeadline(deadline!.seconds) : () => uploadTimeout(idleMs! / 1000);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(uploadTimeout(idleMs / 1000)), idleMs);
+    timer = setTimeout(() => reject(cut()), pastDeadline ? left : idleMs);
   });
   try {
     return await Promise.race([reader.read(), idle]);

@@ -11,6 +11,11 @@ export interface GateOptions {
   retryAfterS?: number;
   /** Bytes of uploads the server may hold in memory at once (read, queued or parsing); beyond it, 503. */
   maxInflightBytes?: number;
+  /**
+   * The share of maxInflightBytes one owner's uploads may hold, all its keys together; beyond it,
+   * 429. Without it one owner's trickling uploads could fill the budget and starve every other owner.
+   */
+  maxOwnerInflightBytes?: number;
 }
 
 /**
@@ -52,6 +57,8 @@ export const rateLimited = (limit: number) =>
   new AppError("rate_limited", 429, `At most ${limit} parses may be in flight per API key`, { retryAfter: 1 });
 export const uploadBudgetFull = (retryAfter: number) =>
   new AppError("queue_full", 503, "Too many uploads are being received or parsed; retry shortly", { retryAfter });
+export const ownerUploadShareFull = (limit: number, retryAfter: number) =>
+  new AppError("rate_limited", 429, `This account's uploads in flight already hold their share of the server's upload memory (${limit} bytes); retry when one ends`, { retryAfter });
 export const shuttingDown = () => new AppError("service_unavailable", 503, "The service is shutting down", { retryAfter: 5 });
 
 /**
@@ -63,6 +70,7 @@ export class DocumentGate {
   private running = 0;
   private readonly waiting: Array<{ start: () => void }> = [];
   private readonly perKey = new Map<string, number>();
+  private readonly perOwnerBytes = new Map<string, number>();
   private inflightBytes = 0;
   private closed = false;
 
@@ -84,24 +92,34 @@ export class DocumentGate {
     this.closed = true;
   }
 
+  /** Upload bytes `owner`'s admitted callers hold now. */
+  ownerBytes(owner: string): number {
+    return this.perOwnerBytes.get(owner) ?? 0;
+  }
+
   /** Throws what enter() would throw now, without taking a place (to refuse before reading an upload). */
-  check(key: string, bytes = 0): void {
-    this.checkKey(key, bytes);
+  check(key: string, bytes = 0, owner?: string): void {
+    this.checkKey(key, bytes, owner);
     this.checkQueue();
   }
 
-  private checkKey(key: string, bytes: number): void {
+  private checkKey(key: string, bytes: number, owner: string | undefined): void {
     const { maxPerKey } = this.options;
     if (this.closed) throw shuttingDown();
     if ((this.perKey.get(key) ?? 0) >= maxPerKey) throw rateLimited(maxPerKey);
-    this.checkBytes(bytes);
+    this.checkBytes(bytes, owner);
   }
 
-  private checkBytes(bytes: number): void {
-    const { maxInflightBytes = Number.POSITIVE_INFINITY, retryAfterS = 2 } = this.options;
+  private checkBytes(bytes: number, owner: string | undefined): void {
+    const { maxInflightBytes = Number.POSITIVE_INFINITY, maxOwnerInflightBytes = Number.POSITIVE_INFINITY, retryAfterS = 2 } = this.options;
+    if (bytes <= 0) return;
+    // The owner's share first (429: its own uploads are in the way, not other owners'). Like the
+    // budget below, an upload larger than the share is let in when the owner holds nothing else.
+    const own = owner === undefined ? 0 : this.ownerBytes(owner);
+    if (own > 0 && own + bytes > maxOwnerInflightBytes) throw ownerUploadShareFull(maxOwnerInflightBytes, retryAfterS);
     // An upload larger than the whole budget is still let in when nothing else is held, so a
     // budget set below MAX_UPLOAD_BYTES slows big uploads down instead of refusing them forever.
-    if (bytes > 0 && this.inflightBytes > 0 && this.inflightBytes + bytes > maxInflightBytes) throw uploadBudgetFull(retryAfterS);
+    if (this.inflightBytes > 0 && this.inflightBytes + bytes > maxInflightBytes) throw uploadBudgetFull(retryAfterS);
   }
 
   private checkQueue(): void {
@@ -110,13 +128,14 @@ export class DocumentGate {
   }
 
   /**
-   * Takes the key's in-flight place and `bytes` of the upload budget at once (checked and taken
-   * synchronously, so concurrent requests cannot all pass the check), before the upload is read.
+   * Takes the key's in-flight place and `bytes` of the upload budget (and of `owner`'s share) at
+   * once (checked and taken synchronously, so concurrent requests cannot all pass the check),
+   * before the upload is read.
    */
-  hold(key: string, bytes: number): Hold {
-    this.check(key, bytes);
+  hold(key: string, bytes: number, owner?: string): Hold {
+    this.check(key, bytes, owner);
     this.perKey.set(key, (this.perKey.get(key) ?? 0) + 1);
-    return this.takeBytes(bytes, key, () => {
+    return this.takeBytes(bytes, key, owner, () => {
       const n = (this.perKey.get(key) ?? 1) - 1;
       if (n > 0) this.perKey.set(key, n);
       else this.perKey.delete(key);
@@ -127,16 +146,22 @@ export class DocumentGate {
    * Only `bytes` of the upload budget, for an upload this process reads but the cluster admits (a
    * job on Redis: its key place and the queue are counted there, src/jobs/redis/admission.ts).
    */
-  holdBytes(bytes: number): Hold {
+  holdBytes(bytes: number, owner?: string): Hold {
     if (this.closed) throw shuttingDown();
-    this.checkBytes(bytes);
-    return this.takeBytes(bytes, "", () => {});
+    this.checkBytes(bytes, owner);
+    return this.takeBytes(bytes, "", owner, () => {});
   }
 
-  private takeBytes(bytes: number, key: string, onRelease: () => void): Hold {
+  private takeBytes(bytes: number, key: string, owner: string | undefined, onRelease: () => void): Hold {
     this.inflightBytes += bytes;
+    if (owner !== undefined) this.perOwnerBytes.set(owner, this.ownerBytes(owner) + bytes);
     return holdOf(key, bytes, () => {
       this.inflightBytes -= bytes;
+      if (owner !== undefined) {
+        const left = this.ownerBytes(owner) - bytes;
+        if (left > 0) this.perOwnerBytes.set(owner, left);
+        else this.perOwnerBytes.delete(owner);
+      }
       onRelease();
     });
   }

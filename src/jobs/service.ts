@@ -71,7 +71,7 @@ export interface ParseService {
   /** Takes the caller's in-flight place and `bytes` of MAX_INFLIGHT_UPLOAD_BYTES before its upload is read (429/503 when full). */
   hold(caller: Caller, bytes: number): Hold;
   /** Only `bytes` of MAX_INFLIGHT_UPLOAD_BYTES (503 when full): a cluster job's upload, admitted in Redis. */
-  holdUpload(bytes: number): Hold;
+  holdUpload(bytes: number, owner?: string): Hold;
   /**
    * Parses a job the cluster admitted and metered (src/jobs/redis): it waits its turn in this
    * process's gate beside sync parses, without per-key or queue limits, and settles no metering
@@ -147,6 +147,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     maxQueued: config.MAX_QUEUED_JOBS,
     maxPerKey: config.MAX_INFLIGHT_PER_KEY,
     maxInflightBytes: config.MAX_INFLIGHT_UPLOAD_BYTES,
+    maxOwnerInflightBytes: config.MAX_INFLIGHT_UPLOAD_BYTES_PER_OWNER,
   });
   const store = new JobStore({
     ttlMs: config.JOB_RESULT_TTL_S * 1000,
@@ -245,8 +246,8 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     store,
     ready: () => pool.ready() && !stopping.signal.aborted,
     checkCapacity: (caller) => gate.check(caller.keyId),
-    hold: (caller, bytes) => gate.hold(caller.keyId, bytes),
-    holdUpload: (bytes) => gate.holdBytes(bytes),
+    hold: (caller, bytes) => gate.hold(caller.keyId, bytes, caller.owner),
+    holdUpload: (bytes, owner) => gate.holdBytes(bytes, owner),
 
     async parseNow(caller, upload, request) {
       const { ticket, admission } = await admit(caller, upload, request);

@@ -99,17 +99,29 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
     first_party: config.FIRST_PARTY_IP_MONTHLY_CAP,
   };
 
+  /**
+   * What admission refuses before counting anything (402 without a subscription when live keys
+   * are gated, 422 without a valid first-party IP header), and the end-user IP it counts under.
+   */
+  const refuse = async (caller: Caller, headers: Headers, at: Date): Promise<string | null> => {
+    if (caller.tier === "live") {
+      if (gateLiveKeys && !isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
+      return null;
+    }
+    return caller.tier === "first_party" ? firstPartyClientIp(headers) : null;
+  };
+
   return {
     flush: (timeoutMs) => pending.flush(timeoutMs),
     resume: (id) => admission(id),
+    async precheck(caller, request) {
+      await refuse(caller, request.headers, now());
+    },
     async admit(caller, request, { reservationId } = {}) {
       const at = now();
-      if (caller.tier === "live") {
-        if (gateLiveKeys && !isActive(await getSubscription(db, caller.owner), at)) throw subscriptionInactive();
-        return admission(await reserve(db, caller, null, at, reservationId));
-      }
-      // The header is checked before anything is counted, so a bad request never holds a place.
-      const clientIp = caller.tier === "first_party" ? firstPartyClientIp(request.headers) : null;
+      // Checked before anything is counted, so a refused request never holds a place.
+      const clientIp = await refuse(caller, request.headers, at);
+      if (caller.tier === "live") return admission(await reserve(db, caller, null, at, reservationId));
       const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at, reservationId);
       return id === undefined ? SAMPLE : admission(id);
     },

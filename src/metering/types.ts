@@ -12,6 +12,12 @@ export interface Metering {
    * its job id, so whichever instance ends the job settles that one row (counted exactly once).
    */
   admit(caller: Caller, request: { headers: Headers }, options?: { reservationId?: string }): Promise<Admission>;
+  /**
+   * The refusals of `admit` alone (402 subscription_inactive, 422 first-party IP header), with
+   * nothing reserved: run before an upload is read, so a caller admit would refuse takes no
+   * upload bytes or in-flight place meanwhile. admit checks again.
+   */
+  precheck?(caller: Caller, request: { headers: Headers }): Promise<void>;
   /** The admission of a reservation made earlier, possibly by another instance (see admit). */
   resume(reservationId: string): Admission;
   /**

@@ -114,7 +114,7 @@ export async function createRedisBackend({ config, log, metering, parser, instan
 
   async function hold(caller: Caller, bytes: number): Promise<Hold> {
     // This process's upload-bytes budget (the bytes are in its memory until they reach Redis)...
-    const local = parser.holdUpload(bytes);
+    const local = parser.holdUpload(bytes, caller.owner);
     // ...and the key's in-flight place and the queue, cluster-wide.
     const ref = { keyId: caller.keyId, token: randomToken(12) };
     try {
