@@ -127,6 +127,11 @@ export const Checks = z
       .enum(["verified", "partial", "unverified"])
       .describe("verified: every row chains, every printed figure agrees, nothing assumed; partial: rows chain but something was assumed or derived (see assumed); unverified: otherwise"),
     assumed: z.array(z.string()).describe("Facts taken without a printed figure to back them (a derived opening, derived balances)"),
+    cross_section_links: z
+      .array(z.looseObject({ row: z.number().int(), other_section: z.number().int(), other_row: z.number().int(), amount: z.string() }))
+      .optional()
+      .describe("Rows whose chain break is exactly what a row of another section (index in accounts) moved at the same time: one transaction paid from both (e.g. a wallet payment topped up from savings); amount is what the other row supplied"),
+    statement_totals_match: z.boolean().optional().describe("The printed totals and counts cover every section and agree with their sum"),
   })
   .meta({ id: "Checks" });
 

@@ -195,7 +195,13 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     ticket: Ticket,
     admission: Admission,
     upload: Upload,
-    { onStart, callerSignal, cancelSignal, ...hooks }: RunHooks & { onStart?: () => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal },
+    {
+      onStart,
+      onSucceeded,
+      callerSignal,
+      cancelSignal,
+      ...hooks
+    }: RunHooks & { onStart?: () => void; onSucceeded?: (result: DocumentResult) => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal },
   ): Promise<DocumentResult> {
     let startedAt = 0;
     // Shutdown, the caller hanging up (sync) and a cancel (jobs) all stop the parse, queued or running.
@@ -216,6 +222,9 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       });
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();
+      // Success is decided here, in the same tick as the check above: from now on a cancel finds the
+      // job finished (409) instead of being told "not counted" while the use is being written.
+      onSucceeded?.(result);
       log.info("parse finished", { kind: upload.kind, bytes: upload.bytes.byteLength, ms: Math.round(performance.now() - startedAt) });
       await admission.succeeded().catch((e: unknown) => log.error("metering: succeeded() failed", { error: String(e) }));
       return result;
@@ -275,7 +284,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         for (const o of observers) o.started(job.id);
       };
       void track(
-        execute(ticket, admission, upload, { onStart, onProgress: (p) => job.report(p), cancelSignal: job.signal })
+        execute(ticket, admission, upload, { onStart, onSucceeded: (result) => job.succeed(result), onProgress: (p) => job.report(p), cancelSignal: job.signal })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
