@@ -204,7 +204,7 @@ describe("/openapi.json is a valid OpenAPI 3.1 document (issue 16)", () => {
     expect(del.responses["200"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/JobSnapshot" });
     const format = op("/v1/parse/jobs/{id}/result", "get").parameters?.find((p) => p.name === "format") as { in: string; schema: { enum: string[] } } | undefined;
     expect(format?.in).toBe("query");
-    expect(format?.schema.enum).toEqual(["json", "csv"]);
+    expect(format?.schema.enum).toEqual(["json", "csv", "xlsx"]);
   });
 });
 
