@@ -12,7 +12,7 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import ExcelJS from "exceljs";
 import { PDFDocument, PDFName, PDFString, StandardFonts, type PDFRef } from "pdf-lib";
-import { expectNoLeaks, leaks } from "../engine/redact-support.ts";
+import { expectNoLeaks, leaks, pdftotextText } from "../engine/redact-support.ts";
 import { rawPdfText } from "../engine/raw-pdf-scan.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { form, newKey, post } from "../jobs/support/http.ts";
@@ -71,9 +71,11 @@ async function attachedFiles(bytes: Uint8Array): Promise<number> {
   }
 }
 
-/** Both extractors, the raw scan of every object and inflated stream, and no attachment left. */
+/** Both extractors, the raw scan of every object and inflated stream, and no attachment left; the statement's other text kept. */
 async function expectClean(bytes: Uint8Array): Promise<void> {
   await expectNoLeaks(bytes, NEEDLES);
+  const text = await pdftotextText(bytes);
+  for (const kept of ["POS PURCHASE SHOPRITE", "12,500.50", "387,499.50", "Statement Period"]) expect(text).toContain(kept);
   const raw = rawPdfText(bytes);
   for (const n of NEEDLES) expect({ needle: n, inRawObjects: leaks(raw, n) }).toEqual({ needle: n, inRawObjects: false });
   expect(await attachedFiles(bytes)).toBe(0);
