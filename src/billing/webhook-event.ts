@@ -25,6 +25,8 @@ export const EventData = z
     subscription_code: z.string().optional(),
     invoice_code: z.string().optional(),
     next_payment_date: z.string().nullable().optional(),
+    /** When an invoice was created (invoice.payment_failed): a failure older than the latest charge is stale. */
+    created_at: z.string().nullable().optional(),
     customer: optionalObject(Customer),
     plan: optionalObject(Plan),
     metadata: optionalObject(z.object({}).passthrough()),

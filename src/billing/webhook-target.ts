@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/client.ts";
-import { findCheckout, findLatestCheckoutByEmail, findOwnerByProviderCodes } from "../db/subscriptions.ts";
+import { findCheckout, findOwnerByProviderCodes, getSubscription, ownersAwaitingSubscription, ownersOfCustomer } from "../db/subscriptions.ts";
 import { dueWithGrace, paidThrough } from "./periods.ts";
 import { planByCode, type PlanTable, type PlanTier } from "./plans.ts";
 import type { EventData } from "./webhook-event.ts";
@@ -11,6 +11,10 @@ import type { EventData } from "./webhook-event.ts";
  * renewal of a subscription we already hold, named by a Paystack code we stored, for a plan code
  * we configured. Either way the amount and currency paid must be the plan's. `metadata` is
  * never read: any payer can set it.
+ *
+ * Paystack makes one customer per e-mail address, so owners who pay with the same address share
+ * a customer code: a customer code names an owner only when one owner holds it. A subscription
+ * code names exactly one (a unique column); a checkout reference names its owner.
  */
 
 /** The currency plan prices are configured in. */
@@ -18,8 +22,8 @@ export const PLAN_CURRENCY = "NGN";
 
 export interface Target {
   owner: string;
-  /** Set for activating events. */
-  activation?: { tier: PlanTier; activeUntil: Date };
+  /** Set for activating events; `paidAt` for a charge (when it was paid). */
+  activation?: { tier: PlanTier; activeUntil: Date; paidAt?: Date };
 }
 
 /** A matched event, or why it changes nothing; `rejected` marks a failed check (worth a warning) rather than an event that is simply not ours. */
@@ -63,20 +67,35 @@ async function chargeTarget(db: Queryable, plans: PlanTable, data: EventData, kn
     if (planCode && planCode !== checkout.planCode) return rejected(`charge for plan ${planCode} on a checkout started for ${checkout.planCode}`);
     const mismatch = paymentMismatch(data.amount, data.currency, checkout.amountKobo ?? BigInt(plan.priceKobo), checkout.currency);
     if (mismatch) return rejected(`checkout ${checkout.reference}: ${mismatch}`);
-    return found({ owner: checkout.owner, activation: { tier: checkout.tier, activeUntil: paidThrough(paidAt) } });
+    return found({ owner: checkout.owner, activation: { tier: checkout.tier, activeUntil: paidThrough(paidAt), paidAt } });
   }
   // Not a checkout of ours: only a renewal of a subscription we hold, for a plan we configured.
   const plan = planByCode(plans, planCode);
   if (!plan) {
     return planCode || data.metadata ? rejected("charge names no checkout of this server and no configured plan") : notOurs("a charge unrelated to a plan");
   }
-  if (!known) return rejected(`charge for plan ${plan.tier} from a customer with no subscription here`);
+  const owner = known ?? (await renewingOwner(db, data.customer?.customer_code, plan.tier));
+  if (typeof owner !== "string") return rejected(owner?.reason ?? `charge for plan ${plan.tier} from a customer with no subscription here`);
   const mismatch = paymentMismatch(data.amount, data.currency, BigInt(plan.priceKobo));
-  if (mismatch) return rejected(`renewal for ${known}: ${mismatch}`);
-  return found({ owner: known, activation: { tier: plan.tier, activeUntil: paidThrough(paidAt) } });
+  if (mismatch) return rejected(`renewal for ${owner}: ${mismatch}`);
+  return found({ owner, activation: { tier: plan.tier, activeUntil: paidThrough(paidAt), paidAt } });
 }
 
-async function subscriptionCreateTarget(db: Queryable, plans: PlanTable, data: EventData, known: string | undefined, now: Date): Promise<Resolution> {
+/**
+ * The owner a renewal charge (no reference of ours, no subscription code) is for, when its
+ * customer is shared: the one owner of that customer on the charged plan. Several: nobody can
+ * tell whose card paid, so nobody is credited (a reason instead).
+ */
+async function renewingOwner(db: Queryable, customerCode: string | undefined, tier: PlanTier): Promise<string | { reason: string } | undefined> {
+  if (!customerCode) return undefined;
+  const owners = await ownersOfCustomer(db, customerCode);
+  const onPlan: string[] = [];
+  for (const owner of owners) if ((await getSubscription(db, owner))?.tier === tier) onPlan.push(owner);
+  if (onPlan.length === 1) return onPlan[0];
+  return onPlan.length > 1 ? { reason: `renewal charge of a customer shared by ${onPlan.length} owners on plan ${tier}; it names no subscription` } : undefined;
+}
+
+async function subscriptionCreateTarget(db: Queryable, plans: PlanTable, data: EventData, now: Date): Promise<Resolution> {
   const plan = planByCode(plans, data.plan?.plan_code);
   if (!plan) return rejected("subscription for a plan code that is not configured");
   // The subscription's own amount and the plan's currency, as Paystack sends them.
@@ -84,22 +103,31 @@ async function subscriptionCreateTarget(db: Queryable, plans: PlanTable, data: E
   if (mismatch) return rejected(`subscription for ${plan.tier}: ${mismatch}`);
   const next = dateOf(data.next_payment_date);
   const until = next && next > now ? dueWithGrace(next) : paidThrough(now);
-  if (known) return found({ owner: known, activation: { tier: plan.tier, activeUntil: until } });
+  const subscriptionOwner = data.subscription_code ? await findOwnerByProviderCodes(db, { subscriptionCode: data.subscription_code }) : undefined;
+  // Its own code, when we hold it already (a redelivery, or a charge that came first).
+  if (subscriptionOwner) return found({ owner: subscriptionOwner, activation: { tier: plan.tier, activeUntil: until } });
+  // A new subscription names no checkout: it is the subscription of the one owner who checked out
+  // for this e-mail and plan and has none yet. Two such owners cannot be told apart: neither is chosen.
   const email = data.customer?.email;
-  const checkout = email && plan.paystackPlanCode ? await findLatestCheckoutByEmail(db, email, plan.paystackPlanCode) : undefined;
-  if (!checkout) return notOurs("no checkout of this server for this customer and plan");
-  return found({ owner: checkout.owner, activation: { tier: checkout.tier, activeUntil: until } });
+  const awaiting = email && plan.paystackPlanCode ? await ownersAwaitingSubscription(db, email, plan.paystackPlanCode) : [];
+  if (awaiting.length > 1) return rejected(`subscription for ${awaiting.length} owners who checked out with the same e-mail and plan; it names no checkout`);
+  if (awaiting.length === 1) return found({ owner: awaiting[0]!.owner, activation: { tier: awaiting[0]!.tier, activeUntil: until } });
+  // A new subscription of an owner who had one (a plan change): only when the customer is theirs alone.
+  const customerCode = data.customer?.customer_code;
+  const customerOwner = customerCode ? await findOwnerByProviderCodes(db, { customerCode }) : undefined;
+  if (customerOwner) return found({ owner: customerOwner, activation: { tier: plan.tier, activeUntil: until } });
+  return notOurs("no checkout of this server for this customer and plan");
 }
 
 /** Which owner (and for activations, which plan and until when) an event is about. */
 export async function resolveTarget(db: Queryable, plans: PlanTable, event: string, data: EventData, now: Date): Promise<Resolution> {
+  if (event === "subscription.create") return subscriptionCreateTarget(db, plans, data, now);
   const customerCode = data.customer?.customer_code;
   const subscriptionCode = data.subscription_code ?? data.subscription?.subscription_code;
   // An event about one subscription must not end another (an owner who changed plans): when it
   // names a subscription, only that subscription's owner matches.
-  const ending = event !== "charge.success" && event !== "subscription.create";
+  const ending = event !== "charge.success";
   const known = await findOwnerByProviderCodes(db, ending && subscriptionCode ? { subscriptionCode } : { subscriptionCode, customerCode });
   if (event === "charge.success") return chargeTarget(db, plans, data, known, now);
-  if (event === "subscription.create") return subscriptionCreateTarget(db, plans, data, known, now);
   return known ? found({ owner: known }) : notOurs("no owner matches this event");
 }

@@ -63,11 +63,26 @@ export async function processWebhook(ctx: WebhookContext, rawBody: Uint8Array): 
     const resolved = await resolveTarget(tx, ctx.plans, event, data, now);
     if (!resolved.ok) return { status: "ignored", event, reason: resolved.reason, rejected: resolved.rejected, object_id: objectId } as const;
     const { target } = resolved;
+    const stale = event === "invoice.payment_failed" ? await staleFailure(tx, target.owner, data) : undefined;
+    if (stale) return { status: "ignored", event, reason: stale, object_id: objectId } as const;
     const change = changeFor(event);
     if (!(await claimEvent(tx, { key: `${event}:${objectId}`, event, owner: target.owner, outcome: change }))) return { status: "duplicate", event } as const;
     await apply(tx, event, data, target, now);
     return { status: "processed", event, owner: target.owner, change } as const;
   });
+}
+
+/**
+ * Why a payment failure no longer applies: its invoice is older than the latest successful charge
+ * of the owner's subscription (Paystack retried the card and it went through; the failure was
+ * delivered late or again). A failure without a date is applied.
+ */
+async function staleFailure(db: Queryable, owner: string, data: EventData): Promise<string | undefined> {
+  const failedAt = data.created_at ? new Date(data.created_at) : undefined;
+  if (!failedAt || Number.isNaN(failedAt.getTime())) return undefined;
+  const paidAt = (await getSubscription(db, owner))?.lastPaidAt;
+  if (!paidAt || failedAt > paidAt) return undefined;
+  return `the invoice failed at ${failedAt.toISOString()}, before the latest successful charge (${paidAt.toISOString()})`;
 }
 
 function eventObjectId(event: string, data: EventData): string | undefined {

@@ -12,6 +12,8 @@ export interface Subscription {
   email: string | null;
   customerCode: string | null;
   subscriptionCode: string | null;
+  /** When the latest successful charge was paid (null before the first one this server saw). */
+  lastPaidAt: Date | null;
 }
 
 interface Row {
@@ -22,11 +24,12 @@ interface Row {
   email: string | null;
   customer_code: string | null;
   subscription_code: string | null;
+  last_paid_at: string | null;
 }
 
 // Timestamps leave the database as ISO text so both drivers hand back the same thing.
-const COLUMNS = `owner, tier, status, to_char(active_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as active_until,
-  email, customer_code, subscription_code`;
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
+const COLUMNS = `owner, tier, status, ${isoText("active_until")}, email, customer_code, subscription_code, ${isoText("last_paid_at")}`;
 
 const fromRow = (r: Row): Subscription => ({
   owner: r.owner,
@@ -36,6 +39,7 @@ const fromRow = (r: Row): Subscription => ({
   email: r.email,
   customerCode: r.customer_code,
   subscriptionCode: r.subscription_code,
+  lastPaidAt: r.last_paid_at ? new Date(r.last_paid_at) : null,
 });
 
 /**
@@ -53,7 +57,12 @@ export async function getSubscription(db: Queryable, owner: string): Promise<Sub
   return rows[0] && fromRow(rows[0]);
 }
 
-/** The owner a provider customer or subscription code belongs to, if we have seen it. */
+/**
+ * The owner a provider subscription or customer code belongs to, if we have seen it. A
+ * subscription code names one owner (a unique column). A customer code does only when one owner
+ * holds it: Paystack makes one customer per e-mail, so two owners paying with the same address
+ * share it, and then it names neither (undefined) rather than whichever row comes first.
+ */
 export async function findOwnerByProviderCodes(
   db: Queryable,
   codes: { subscriptionCode?: string; customerCode?: string },
@@ -63,10 +72,30 @@ export async function findOwnerByProviderCodes(
     if (rows[0]) return rows[0].owner;
   }
   if (codes.customerCode) {
-    const rows = await db.query<{ owner: string }>(`select owner from subscriptions where customer_code = $1`, [codes.customerCode]);
-    if (rows[0]) return rows[0].owner;
+    const owners = await ownersOfCustomer(db, codes.customerCode);
+    if (owners.length === 1) return owners[0];
   }
   return undefined;
+}
+
+/** Every owner whose subscription was paid by this provider customer. */
+export async function ownersOfCustomer(db: Queryable, customerCode: string): Promise<string[]> {
+  const rows = await db.query<{ owner: string }>(`select owner from subscriptions where customer_code = $1 order by owner`, [customerCode]);
+  return rows.map((r) => r.owner);
+}
+
+/**
+ * Owners who started a checkout for this payer e-mail and plan and hold no subscription code
+ * yet: those a new `subscription.create` (which names no checkout) may belong to.
+ */
+export async function ownersAwaitingSubscription(db: Queryable, email: string, planCode: string): Promise<Array<{ owner: string; tier: PlanTier }>> {
+  return db.query<{ owner: string; tier: PlanTier }>(
+    `select distinct on (c.owner) c.owner, c.tier from billing_checkouts c
+       left join subscriptions s on s.owner = c.owner
+      where c.email = $1 and c.plan_code = $2 and s.subscription_code is null
+      order by c.owner, c.created_at desc`,
+    [email.toLowerCase(), planCode],
+  );
 }
 
 /**
@@ -76,11 +105,11 @@ export async function findOwnerByProviderCodes(
  */
 export async function activateSubscription(
   db: Queryable,
-  s: { owner: string; tier: PlanTier; activeUntil: Date; email?: string; customerCode?: string; subscriptionCode?: string },
+  s: { owner: string; tier: PlanTier; activeUntil: Date; email?: string; customerCode?: string; subscriptionCode?: string; paidAt?: Date },
 ): Promise<void> {
   await db.query(
-    `insert into subscriptions (owner, tier, status, active_until, email, customer_code, subscription_code, updated_at)
-     values ($1, $2, 'active', $6, $3, $4, $5, now())
+    `insert into subscriptions (owner, tier, status, active_until, email, customer_code, subscription_code, last_paid_at, updated_at)
+     values ($1, $2, 'active', $6, $3, $4, $5, $7, now())
      on conflict (owner) do update set
        tier = excluded.tier, status = 'active',
        active_until = case
@@ -89,8 +118,9 @@ export async function activateSubscription(
        email = coalesce(excluded.email, subscriptions.email),
        customer_code = coalesce(excluded.customer_code, subscriptions.customer_code),
        subscription_code = coalesce(excluded.subscription_code, subscriptions.subscription_code),
+       last_paid_at = greatest(excluded.last_paid_at, subscriptions.last_paid_at),
        updated_at = now()`,
-    [s.owner, s.tier, s.email ?? null, s.customerCode ?? null, s.subscriptionCode ?? null, s.activeUntil.toISOString()],
+    [s.owner, s.tier, s.email ?? null, s.customerCode ?? null, s.subscriptionCode ?? null, s.activeUntil.toISOString(), s.paidAt?.toISOString() ?? null],
   );
 }
 
@@ -157,15 +187,6 @@ export async function insertCheckout(db: Queryable, c: Omit<Checkout, "amountKob
 
 export async function findCheckout(db: Queryable, reference: string): Promise<Checkout | undefined> {
   const rows = await db.query<CheckoutRow>(`select ${CHECKOUT_COLUMNS} from billing_checkouts where reference = $1`, [reference]);
-  return rows[0] && checkoutFromRow(rows[0]);
-}
-
-/** The latest checkout started for this payer email and plan (subscription.create carries no reference). */
-export async function findLatestCheckoutByEmail(db: Queryable, email: string, planCode: string): Promise<Checkout | undefined> {
-  const rows = await db.query<CheckoutRow>(
-    `select ${CHECKOUT_COLUMNS} from billing_checkouts where email = $1 and plan_code = $2 order by created_at desc limit 1`,
-    [email.toLowerCase(), planCode],
-  );
   return rows[0] && checkoutFromRow(rows[0]);
 }
 
