@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { idPattern } from "../ids.ts";
 import { uploadRequestBody } from "./parse.ts";
-import { IsoDateTime, JobState, ResultKind } from "./schemas.ts";
+import { ErrorClassEnum, IsoDateTime, JobState, ResultKind } from "./schemas.ts";
 
 /** Issue 27: the jobs list, Idempotency-Key and the callback signing secret, as published in /openapi.json. */
 
@@ -56,7 +56,7 @@ export const JobListing = z
     state: JobState,
     result_kind: ResultKind,
     client_reference: z.string().nullable().describe("The label given at creation, or null"),
-    error_class: z.string().nullable().describe("Set once the job failed"),
+    error_class: ErrorClassEnum.nullable().describe("Set once the job failed"),
     sample: z.boolean().describe("The canned sample was returned instead of a parse"),
     callback_state: CallbackState.nullable().describe("Completion callback: pending, delivered or failed; null without callback_url"),
     created_at: IsoDateTime,

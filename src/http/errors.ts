@@ -77,6 +77,10 @@ export const errorHandler = (
   } = {},
 ) =>
   new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    // The request's id (src/http/request-id.ts, set before routing) rides in every error body, so a
+    // client reporting an error quotes what the server's log line carries.
+    const id = (set.headers as Record<string, string | undefined>)["x-request-id"];
+    const tagged = <T extends object>(body: T): T & { request_id?: string } => (id ? { ...body, request_id: id } : body);
     if (code === "VALIDATION") {
       set.status = 422;
       const where = error.type === "query" ? "query" : error.type === "params" ? "path" : error.type === "headers" ? "header" : "body";
@@ -88,21 +92,21 @@ export const errorHandler = (
       const detail = result?.error
         ? issuesToDetail(where, result.error.issues, error.value)
         : [{ loc: [where], msg: error.message, type: "invalid", input: error.value ?? null, ctx: {} }];
-      return { detail };
+      return tagged({ detail });
     }
     // A custom `parse` hook's own error reaches us wrapped in Elysia's ParseError.
     const cause = code === "PARSE" && error instanceof Error ? error.cause : undefined;
     const failure = cause instanceof AppError || cause instanceof RequestValidationError ? cause : error;
     if (failure instanceof RequestValidationError) {
       set.status = 422;
-      return { detail: failure.detail };
+      return tagged({ detail: failure.detail });
     }
     if (code === "PARSE" && !(failure instanceof AppError)) {
       // Body problems answer like schema problems (SPEC 2.4), so clients handle one shape.
       set.status = 422;
       const json = request.headers.get("content-type")?.toLowerCase().includes("json") ?? false;
       const type = json ? "json_invalid" : "body_invalid";
-      return { detail: [{ loc: ["body"], msg: "The request body could not be parsed", type, input: null, ctx: {} }] };
+      return tagged({ detail: [{ loc: ["body"], msg: "The request body could not be parsed", type, input: null, ctx: {} }] });
     }
     let app: AppError;
     if (failure instanceof AppError) app = failure;
@@ -115,5 +119,5 @@ export const errorHandler = (
     if (app.errorClass === "upload_aborted" || app.errorClass === "upload_timeout") options.onClientFault?.(app, request);
     set.status = app.status;
     if (app.retryAfter !== undefined) set.headers["retry-after"] = String(app.retryAfter);
-    return envelope(app);
+    return tagged(envelope(app));
   });

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { listBanks } from "../engine/index.ts";
 import type { JobBackend } from "../jobs/backend.ts";
 import type { Caller } from "../db/keys.ts";
 import { notFound } from "../errors.ts";
@@ -24,7 +25,7 @@ export const uploadRequestBody = {
         required: ["pdf"],
         properties: {
           pdf: { type: "string", format: "binary", description: "The statement: PDF or XLSX" },
-          bank: { type: "string", description: "Bank id that overrides detection, e.g. gtbank" },
+          bank: { type: "string", enum: [...listBanks().map((b) => b.id), "unknown"], description: "Bank id (GET /v1/banks) that overrides detection, e.g. gtbank; unknown: generic layout inference without detection" },
           password: { type: "string", description: "User password of an encrypted PDF" },
           redact: { type: "string", enum: ["true", "false"], description: "true: return a redacted copy of the document instead" },
         },

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { listBanks } from "../engine/index.ts";
+import { ERROR_CLASSES } from "../error-classes.ts";
 
 /**
  * Zod schemas of the response bodies shared across routes (SPEC section 2). Routes declare them in
@@ -40,13 +42,19 @@ export const NoContent = z.null().describe("No body");
 
 // ---- Errors (SPEC 2.3, 2.4) ----
 
+/** Every error class the service answers with (src/error-classes.ts). */
+export const ErrorClassEnum = z.enum(ERROR_CLASSES).describe("Stable snake_case class, listed in docs/errors.md").meta({ id: "ErrorClass" });
+/** Additive (issue 27): the X-Request-Id of the request the error answers, as in the server's log line. */
+const RequestIdField = z.string().optional().describe("The request's X-Request-Id: quote it when reporting the error (absent in a job's stored failure)");
+
 /** SPEC 2.3: every error response except validation failures. */
 export const ErrorEnvelope = z
   .object({
     error: z.string().describe("Human-readable message; safe to show, never contains internals"),
-    error_class: z.string().describe("Stable snake_case class, listed in docs/errors.md"),
+    error_class: ErrorClassEnum,
     format_version: z.string(),
     marker_coverage: z.number().int().describe("0..100: bank layout markers found (engine errors), else 0"),
+    request_id: RequestIdField,
   })
   .meta({ id: "ErrorEnvelope" });
 
@@ -61,7 +69,7 @@ export const ValidationDetail = z
   })
   .meta({ id: "ValidationIssue" });
 /** SPEC 2.4: status 422 for a request that does not match its schema. */
-export const ValidationBody = z.object({ detail: z.array(ValidationDetail) }).meta({ id: "ValidationError" });
+export const ValidationBody = z.object({ detail: z.array(ValidationDetail), request_id: RequestIdField }).meta({ id: "ValidationError" });
 
 /** 422 of a parse: the validation body for a bad request, the envelope when the engine refuses the document. */
 export const ParseRejected = z.union([ValidationBody, ErrorEnvelope]);
@@ -95,9 +103,14 @@ export const Transaction = z
   })
   .meta({ id: "Transaction" });
 
+/** A bank profile id (GET /v1/banks), or `unknown` when no profile matched (generic layout inference). */
+export const BankId = z
+  .enum([...listBanks().map((b) => b.id), "unknown", "sample"] as [string, ...string[]])
+  .meta({ id: "BankId", description: "Bank profile id (GET /v1/banks); unknown when no profile matched; sample in the canned sample statement (X-Sample)" });
+
 export const StatementMetadata = z
   .looseObject({
-    bank: z.string(),
+    bank: BankId,
     account_holder: z.string(),
     account_number_masked: z.string(),
     statement_period_start: IsoDateTime,
@@ -212,7 +225,7 @@ export const JobSnapshot = z
     redactions: z.number().int(),
     sample: z.boolean(),
     error: z.string().optional().describe("Present once state is failed"),
-    error_class: z.string().optional().describe("Present once state is failed"),
+    error_class: ErrorClassEnum.optional().describe("Present once state is failed"),
     client_reference: z.string().optional().describe("The label given at creation (form field client_reference), when one was"),
   })
   .meta({ id: "JobSnapshot" });

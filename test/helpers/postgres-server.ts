@@ -36,7 +36,7 @@ export async function createScratchDb(prefix: string): Promise<ScratchDb> {
   };
 }
 
-function cluster(action: "stop" | "start"): void {
+function cluster(action: "stop" | "start" | "restart"): void {
   for (const version of readdirSync("/etc/postgresql")) {
     const r = spawnSync("pg_ctlcluster", ["--skip-systemctl-redirect", version, "main", action], { encoding: "utf8" });
     if (r.status !== 0 && !/already running|not running/i.test(`${r.stderr}${r.stdout}`)) throw new Error(`pg_ctlcluster ${action}: ${r.stderr}${r.stdout}`);
@@ -44,6 +44,15 @@ function cluster(action: "stop" | "start"): void {
 }
 
 export const stopPostgres = () => cluster("stop");
+
+/** A fast restart of the cluster (its sessions are ended, as in a real restart); waits until it accepts connections. */
+export async function restartPostgres(): Promise<void> {
+  try {
+    cluster("restart");
+  } finally {
+    await startPostgres();
+  }
+}
 
 /** Starts the cluster (a no-op when it runs) and waits until it accepts connections. */
 export async function startPostgres(): Promise<void> {

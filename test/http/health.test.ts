@@ -56,7 +56,7 @@ describe("health", () => {
   test("unknown route gives the 404 envelope", async () => {
     const res = await server.fetch("/v1/nope");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "No such route", error_class: "not_found", format_version: "1.0", marker_coverage: 0 });
+    expect(await res.json()).toEqual({ error: "No such route", error_class: "not_found", format_version: "1.0", marker_coverage: 0, request_id: res.headers.get("x-request-id") });
   });
 
   test("GET /docs is a self-contained page: no external scripts, styles or fonts", async () => {

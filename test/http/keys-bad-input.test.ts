@@ -19,8 +19,10 @@ async function refused(path: string, init: RequestInit): Promise<Response> {
 
 async function expectValidation(res: Response, loc: string[], type?: string): Promise<Detail[]> {
   expect(res.status).toBe(422);
-  const body = (await res.json()) as { detail: Detail[] };
-  expect(Object.keys(body)).toEqual(["detail"]);
+  const body = (await res.json()) as { detail: Detail[]; request_id: string };
+  expect(Object.keys(body)).toEqual(["detail", "request_id"]);
+  // The body names the request, as its X-Request-Id header does.
+  expect(body.request_id).toBe(res.headers.get("x-request-id")!);
   expect(body.detail.length).toBeGreaterThan(0);
   for (const d of body.detail) expect(Object.keys(d).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
   expect(body.detail[0]?.loc).toEqual(loc);

@@ -177,7 +177,7 @@ describe("DELETE /v1/keys/{key_id}", () => {
     const before = (await list(owner))[0]?.revoked_at;
     const res = await server.admin(`/v1/keys/${k.id}`, { method: "DELETE" });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "No active key with this id", error_class: "not_found", format_version: "1.0", marker_coverage: 0 });
+    expect(await res.json()).toEqual({ error: "No active key with this id", error_class: "not_found", format_version: "1.0", marker_coverage: 0, request_id: res.headers.get("x-request-id") });
     expect((await list(owner))[0]?.revoked_at).toBe(before);
   });
 

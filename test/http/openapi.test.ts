@@ -77,9 +77,9 @@ describe("GET /openapi.json", () => {
     expect(o.requestBody?.content["application/json"]?.schema.additionalProperties).toBe(false);
     for (const s of ["200", "401", "403", "413", "422"]) expect(statuses(o)).toContain(s);
     expect(props(o, "200")).toEqual(["id", "key", "name", "prefix", "tier"]);
-    expect(props(o, "401")).toEqual(["error", "error_class", "format_version", "marker_coverage"]);
-    expect(props(o, "403")).toEqual(["error", "error_class", "format_version", "marker_coverage"]);
-    expect(props(o, "422")).toEqual(["detail"]);
+    expect(props(o, "401")).toEqual(["error", "error_class", "format_version", "marker_coverage", "request_id"]);
+    expect(props(o, "403")).toEqual(["error", "error_class", "format_version", "marker_coverage", "request_id"]);
+    expect(props(o, "422")).toEqual(["detail", "request_id"]);
     expect(o.security).toEqual([{ adminToken: [] }]);
   });
 
