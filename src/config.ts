@@ -78,6 +78,20 @@ export const configSchema = z.object({
   WORKER_MAX_HEAP_MB: int(64).default(256),
   /** PDF text extractor of the parse workers: pdfium (WebAssembly, faster) or pdfjs. Redaction always re-reads with pdf.js. */
   PDF_EXTRACTOR: z.enum(PDF_EXTRACTORS).default(DEFAULT_PDF_EXTRACTOR),
+  /** OCR threads for scanned PDFs (their own pool, so text parses keep their speed); 0 turns OCR off (scans get scanned_document). Each holds ~75 MB of wasm and model while in use. */
+  OCR_WORKERS: int(0).max(64).default(1),
+  /** Most pages of a scanned PDF read by OCR; a longer scan gets scanned_document. */
+  OCR_MAX_PAGES: int(1).default(20),
+  /** Time limit for OCR of one page, ms (the document's limit is this times its pages, plus PARSE_TIMEOUT_MS). */
+  OCR_PAGE_TIMEOUT_MS: int(1000).default(60_000),
+  /** Resolution pages are rendered at for OCR (300: 94% of amounts read exactly on damaged scans; 200: 90%). */
+  OCR_DPI: int(100).max(600).default(300),
+  /** A scan read at a lower mean word confidence (0-100) is refused with scanned_document. */
+  OCR_MIN_CONFIDENCE: int(0).max(100).default(60),
+  /** A scan whose rows chain with their balances less often than this (percent, after repairs) is refused with scanned_document. */
+  OCR_MIN_CHAIN_PERCENT: int(0).max(100).default(90),
+  /** An OCR thread's engine is terminated after this long without a page, ms (it is made again on the next). */
+  OCR_IDLE_MS: int(0).default(60_000),
   /** Free successful parses per owner per month for test keys. */
   TEST_MONTHLY_CAP: int(0).default(25),
   /** Parses per end-user IP per month for first_party keys. */

@@ -86,7 +86,7 @@ function declaredLength(request: Request): number | undefined {
 
 /**
  * Reads and validates a parse upload (SPEC 4.1): multipart `pdf` file (required), `bank`,
- * `password`, `redact` ("true"/"false") and query `format` (json | csv | xlsx). Every problem is listed in
+ * `password`, `redact` ("true"/"false"), `ocr` ("on"/"off") and query `format` (json | csv | xlsx). Every problem is listed in
  * one 422 validation body. Size is refused from Content-Length before anything is read, and again
  * while reading when the length is not declared. The bytes stay in memory.
  */
@@ -133,6 +133,11 @@ export async function readUpload(request: Request, maxBytes: number, options: Re
     detail.push(problem(["body", "redact"], "Input should be 'true' or 'false'", "enum", redactRaw, { expected: "'true' or 'false'" }));
   }
   const redact = redactRaw === "true";
+  // `ocr=off`: a scanned PDF is refused (scanned_document) rather than read by OCR.
+  const ocrRaw = textField(form, "ocr", 3, detail);
+  if (ocrRaw !== undefined && ocrRaw !== "on" && ocrRaw !== "off") {
+    detail.push(problem(["body", "ocr"], "Input should be 'on' or 'off'", "enum", ocrRaw, { expected: "'on' or 'off'" }));
+  }
   if (redact && format !== "json") {
     detail.push(problem(["query", "format"], `redact=true returns the redacted document; it cannot be combined with format=${format}`, "conflict", format));
   }
@@ -146,6 +151,7 @@ export async function readUpload(request: Request, maxBytes: number, options: Re
     ...(password ? { password } : {}),
     ...(clientReference ? { clientReference } : {}),
     ...(callbackUrl ? { callbackUrl } : {}),
+    ...(ocrRaw === "off" ? { ocr: false } : {}),
   };
 }
 

@@ -2,12 +2,15 @@ import type { ProgressFn } from "../engine/types.ts";
 import { AppError, parseTimeout } from "../errors.ts";
 import { type PageBlock, pagesIn } from "./claims.ts";
 import { SPLIT_ABOVE_PAGES } from "./planner.ts";
+import type { OcrLimits, OcrPool } from "./ocr-pool.ts";
 import type { WorkerPool } from "./pool.ts";
 import type { DocumentInput, PagesOutput, ResultKind, SplitPlan } from "./tasks.ts";
 
 export interface DocumentRequest {
   kind: ResultKind;
   doc: DocumentInput;
+  /** False: a scan is refused (scanned_document) rather than read by OCR (the `ocr=off` form field). */
+  ocr?: boolean;
 }
 
 export type DocumentResult =
@@ -21,6 +24,8 @@ export interface RunnerContext {
   timeoutMs: number;
   /** Threads this document may use to read its pages right now (at least 1). */
   freeWorkers(): number;
+  /** Reads scans (PDFs the text path refuses as scanned_document); absent: scans are refused. */
+  ocr?: { pool: OcrPool; limits: OcrLimits };
 }
 
 export interface RunHooks {
@@ -38,19 +43,25 @@ export interface RunHooks {
  */
 export async function runDocument(ctx: RunnerContext, req: DocumentRequest, hooks: RunHooks = {}): Promise<DocumentResult> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(parseTimeout(`The document took longer than ${ctx.timeoutMs} ms to parse`)), ctx.timeoutMs);
+  const onTimeout = () => abort.abort(parseTimeout(`The document took longer than ${ctx.timeoutMs} ms to parse`));
+  let timer = setTimeout(onTimeout, ctx.timeoutMs);
+  // A scan handed to OCR gets its pages' time on top (src/jobs/ocr-pool.ts).
+  const extendTimeout = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(onTimeout, ms);
+  };
   const onOuterAbort = () => abort.abort(hooks.signal?.reason);
   hooks.signal?.addEventListener("abort", onOuterAbort, { once: true });
   if (hooks.signal?.aborted) onOuterAbort();
   try {
-    return await run(ctx, req, hooks, abort);
+    return await run(ctx, req, hooks, abort, extendTimeout);
   } finally {
     clearTimeout(timer);
     hooks.signal?.removeEventListener("abort", onOuterAbort);
   }
 }
 
-async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: RunHooks, abort: AbortController): Promise<DocumentResult> {
+async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hooks: RunHooks, abort: AbortController, extendTimeout: (ms: number) => void): Promise<DocumentResult> {
   const { pool } = ctx;
   const signal = abort.signal;
   if (kind === "redact") {
@@ -110,8 +121,18 @@ async function run(ctx: RunnerContext, { kind, doc }: DocumentRequest, hooks: Ru
         },
       },
     )
-    .catch(failFast);
-  const parsed = first.parsed;
+    // A scan goes to the OCR pool before failFast would abort the document.
+    .catch((e: unknown) => (ctx.ocr && ocr !== false && isScan(e) && !signal.aborted ? SCANNED : failFast(e)));
+  if (first === SCANNED) {
+    const { pool: ocrPool, limits } = ctx.ocr!;
+    extendTimeout(ctx.timeoutMs + limits.maxPages * limits.pageTimeoutMs);
+    const out = await ocrPool.read({ bytes: doc.bytes, password: doc.password, bank: doc.bank, csv }, limits, { onProgress: hooks.onProgress, signal });
+    return csv ? { kind: "csv", json: out.json, csv: out.csv ?? "" } : { kind: "json", json: out.json };
+  }
+  const parsed = (first as Exclude<typeof first, typeof SCANNED>).parsed;
   if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "" };
   return { kind: "json", json: parsed.json };
 }
+
+const SCANNED: unique symbol = Symbol("scanned");
+const isScan = (e: unknown) => e instanceof AppError && e.errorClass === "scanned_document";

@@ -12,6 +12,7 @@ import type { Admission, Metering } from "../metering/types.ts";
 import { RememberedJobs } from "./expired.ts";
 import { DocumentGate, type Hold, shuttingDown, type Ticket } from "./gate.ts";
 import { Job } from "./job.ts";
+import { createOcrPool } from "./ocr-pool.ts";
 import { createWorkerPool, type WorkerPool } from "./pool.ts";
 import { type DocumentResult, type RunHooks, runDocument } from "./runner.ts";
 import { JobStore } from "./store.ts";
@@ -30,6 +31,8 @@ export interface Upload {
   clientReference?: string;
   /** Jobs: where the final snapshot is POSTed when the job ends (form field callback_url). */
   callbackUrl?: string;
+  /** False when the caller sent `ocr=off`: a scan is refused instead of read by OCR. */
+  ocr?: boolean;
 }
 
 /** What a job is created with besides its upload. */
@@ -168,10 +171,30 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     const end = { id: job.id, owner: job.owner, state: job.state === "done" ? ("done" as const) : ("failed" as const), errorClass: job.error?.errorClass, sample: job.sample };
     for (const o of observers) o.ended(end);
   };
+  // Scans are read on a pool of their own (OCR_WORKERS; 0: refused as scanned_document).
+  const ocrPool =
+    config.OCR_WORKERS > 0
+      ? createOcrPool({ threads: config.OCR_WORKERS, idleMs: config.OCR_IDLE_MS, onError: (e) => log.error("ocr worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }) })
+      : undefined;
   const ctx = {
     pool,
     timeoutMs: config.PARSE_TIMEOUT_MS,
     freeWorkers: () => Math.max(1, pool.threads - gate.runningCount + 1),
+    ...(ocrPool
+      ? {
+          ocr: {
+            pool: ocrPool,
+            limits: {
+              maxPages: config.OCR_MAX_PAGES,
+              dpi: config.OCR_DPI,
+              pageTimeoutMs: config.OCR_PAGE_TIMEOUT_MS,
+              loadTimeoutMs: config.OCR_PAGE_TIMEOUT_MS,
+              minConfidence: config.OCR_MIN_CONFIDENCE,
+              minChainPercent: config.OCR_MIN_CHAIN_PERCENT,
+            },
+          },
+        }
+      : {}),
   };
   pool.warm().catch((e: unknown) => log.error("parse workers failed to start", { error: String(e) }));
 
@@ -215,7 +238,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       startedAt = performance.now();
       onStart?.();
       const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
-      const result = await runDocument(ctx, { kind: upload.kind, doc }, {
+      const result = await runDocument(ctx, { kind: upload.kind, doc, ocr: upload.ocr !== false }, {
         ...hooks,
         signal,
         onRange: (r) => log.debug("pages read", { first: r.first, last: r.last, thread: r.threadId }),
@@ -334,7 +357,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         settle(job);
       }
       store.close();
-      await pool.destroy();
+      await Promise.all([pool.destroy(), ocrPool?.destroy()]);
     },
   };
 }

@@ -39,11 +39,19 @@ const OBJ_IMAGE = 3;
 /** FPDF_TEXTRENDERMODE_INVISIBLE (Tr 3): glyphs neither filled nor stroked, the mark of an OCR layer. */
 const TEXT_INVISIBLE = 3;
 
+/**
+ * Most pixels of one rendered page (about an A3 page at 300 dpi): a page that claims to be metres
+ * wide is drawn at a lower resolution instead of asking the wasm heap for gigabytes.
+ */
+export const MAX_PAGE_PIXELS = 36_000_000;
+
 export interface PageRaster {
   /** Binary PGM (P5, maxval 255) of the page as displayed (its /Rotate applied). */
   pgm: Uint8Array;
   widthPx: number;
   heightPx: number;
+  /** Resolution actually used (below the one asked for on a page larger than MAX_PAGE_PIXELS allows). */
+  dpi: number;
   /** The page's displayed size in PDF points. */
   widthPt: number;
   heightPt: number;
@@ -79,8 +87,10 @@ export function renderPage(doc: PdfiumDocument, n: number, dpi: number): PageRas
   return withPage(doc, n, (page, ex) => {
     const widthPt = ex.FPDF_GetPageWidthF(page);
     const heightPt = ex.FPDF_GetPageHeightF(page);
-    const w = Math.max(1, Math.round((widthPt * dpi) / 72));
-    const h = Math.max(1, Math.round((heightPt * dpi) / 72));
+    const area = Math.max(1, widthPt * heightPt);
+    const scale = Math.min(dpi / 72, Math.sqrt(MAX_PAGE_PIXELS / area));
+    const w = Math.max(1, Math.round(widthPt * scale));
+    const h = Math.max(1, Math.round(heightPt * scale));
     const bitmap = ex.FPDFBitmap_Create(w, h, 0);
     if (bitmap === 0) throw new Error("PDFium could not allocate the page bitmap");
     try {
@@ -88,7 +98,7 @@ export function renderPage(doc: PdfiumDocument, n: number, dpi: number): PageRas
       ex.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, FPDF_ANNOT | FPDF_PRINTING);
       const stride = ex.FPDFBitmap_GetStride(bitmap);
       const bgrx = new Uint8Array(ex.memory.buffer, ex.FPDFBitmap_GetBuffer(bitmap), stride * h);
-      return { pgm: toPgm(bgrx, w, h, stride), widthPx: w, heightPx: h, widthPt, heightPt };
+      return { pgm: toPgm(bgrx, w, h, stride), widthPx: w, heightPx: h, dpi: scale * 72, widthPt, heightPt };
     } finally {
       ex.FPDFBitmap_Destroy(bitmap);
     }
