@@ -1,5 +1,5 @@
 /** Talking to the server that served the page: the key, jobs, their stream, results and usage. */
-import type { Envelope, JobRef, Outcome, Output, Progress, Snapshot } from "./types.ts";
+import type { BankList, Envelope, JobRef, Outcome, Output, Progress, Snapshot } from "./types.ts";
 
 const KEY_STORAGE = "statement-parser.api-key";
 /** Wait between polls when the stream is unavailable, ms. */
@@ -50,6 +50,17 @@ export class Api {
     const res = await fetch(`/v1/parse/jobs/${encodeURIComponent(job.job_id)}/result${format ? `?format=${format}` : ""}`, { headers: this.headers() });
     if (!res.ok) return envelopeOf(res);
     return res.blob();
+  }
+
+  /** Bank names by id, for showing `metadata.bank`; empty when the list cannot be had (the ids are shown then). */
+  async bankNames(): Promise<Map<string, string>> {
+    try {
+      const res = await fetch("/v1/banks", { headers: this.headers() });
+      if (!res.ok) return new Map();
+      return new Map(((await res.json()) as BankList).banks.map((b) => [b.id, b.name]));
+    } catch {
+      return new Map();
+    }
   }
 
   async snapshot(job: JobRef): Promise<Snapshot | Envelope> {

@@ -1,17 +1,23 @@
 /**
- * The browser page: creates a parse job, follows its SSE stream with EventSource (Cancel stops it),
- * renders the result with its checks, charts and a paged table, and offers the downloads of that one
- * parse. Bundled by Bun at server start (src/http/web.ts); talks only to the server that served it.
- * The API key lives in localStorage and is sent only as a header.
+ * The browser page: takes one or many statements (picker or drop), parses them one after another
+ * as jobs followed on their SSE streams (Cancel stops the batch), shows each file's progress and
+ * verdict in a queue, renders a chosen result with its checks, charts and a paged table, and
+ * downloads each parse or one CSV/XLSX of the whole batch. Bundled by Bun at server start
+ * (src/http/web.ts); talks only to the server that served it. The API key lives in localStorage
+ * and is sent only as a header.
  */
 import { Api, rememberKey, storedKey } from "./api.ts";
+import { batchCsv } from "./batch-files.ts";
 import { Charts } from "./charts.ts";
-import { renderChecks } from "./checks.ts";
 import { $, node } from "./dom.ts";
-import { day, money, plural } from "./format.ts";
+import { money } from "./format.ts";
 import { ProgressView } from "./progress.ts";
+import { type QueueItem, QueueView, stemOf } from "./queue.ts";
+import { ResultView } from "./result-view.ts";
 import { TransactionTable } from "./table.ts";
-import { type Envelope, isEnvelope, isParse, type JobRef, type Output, type ParseResponse, type RedactRef, type Section } from "./types.ts";
+import { type Envelope, isEnvelope, isParse, type Output, type ParseResponse, type RedactRef } from "./types.ts";
+import { statementHeadline } from "./verdict.ts";
+import { FRIENDLY, friendly } from "./words.ts";
 
 const el = {
   key: $<HTMLInputElement>("api-key"),
@@ -25,20 +31,16 @@ const el = {
   error: $<HTMLDivElement>("error"),
   errorText: $<HTMLParagraphElement>("error-text"),
   errorDetail: $<HTMLParagraphElement>("error-detail"),
-  result: $<HTMLElement>("result"),
-  tabs: $<HTMLDivElement>("sections"),
-  badge: $<HTMLSpanElement>("badge"),
-  metadata: $<HTMLDListElement>("metadata"),
-  checks: $<HTMLElement>("checks"),
-  rowCount: $<HTMLParagraphElement>("row-count"),
-  details: $<HTMLElement>("details"),
-  totalDebit: $<HTMLTableCellElement>("total-debit"),
-  totalCredit: $<HTMLTableCellElement>("total-credit"),
+  batch: $<HTMLElement>("batch"),
+  batchSummary: $<HTMLParagraphElement>("batch-summary"),
+  batchCsv: $<HTMLButtonElement>("batch-csv"),
+  batchXlsx: $<HTMLButtonElement>("batch-xlsx"),
+  batchHint: $<HTMLParagraphElement>("batch-hint"),
+  clear: $<HTMLButtonElement>("queue-clear"),
   dlJson: $<HTMLButtonElement>("download-json"),
   dlCsv: $<HTMLButtonElement>("download-csv"),
   dlRedacted: $<HTMLButtonElement>("download-redacted"),
   dlHint: $<HTMLParagraphElement>("download-hint"),
-  sampleNote: $<HTMLParagraphElement>("sample-note"),
   usageList: $<HTMLDListElement>("usage-list"),
   usageText: $<HTMLParagraphElement>("usage-text"),
   usageRefresh: $<HTMLButtonElement>("usage-refresh"),
@@ -47,17 +49,20 @@ const el = {
 const apiKey = () => el.key.value.trim();
 const api = new Api(apiKey);
 const progress = new ProgressView();
-const table = new TransactionTable();
-const charts = new Charts();
+const result = new ResultView(new TransactionTable(), new Charts());
+const queue = new QueueView($<HTMLOListElement>("queue"), (item) => void view(item));
 
-let chosen: File | undefined;
-let running: JobRef | undefined;
-const downloads: { json?: Blob; csv?: Blob; redacted?: Blob; stem: string; redactedExt: string } = { stem: "statement", redactedExt: ".pdf" };
+let running: QueueItem | undefined;
+let stopping = false;
+let shown: QueueItem | undefined;
+let banks: Promise<Map<string, string>> | undefined;
+const bankNames = () => (banks ??= api.bankNames());
 
 // ---- API key --------------------------------------------------------------------------------
 el.key.value = storedKey();
 el.key.addEventListener("change", () => {
   rememberKey(apiKey());
+  banks = undefined;
   void loadUsage();
 });
 el.forget.addEventListener("click", () => {
@@ -67,12 +72,18 @@ el.forget.addEventListener("click", () => {
   el.usageText.textContent = "Enter your API key to see your usage.";
 });
 
-// ---- File choice: picker and drop zone --------------------------------------------------------
-function choose(file: File | undefined) {
-  chosen = file;
-  el.fileName.textContent = file ? `${file.name} (${Math.max(1, Math.round(file.size / 1024))} KB)` : "No file chosen (PDF or XLSX)";
+// ---- File choice: picker and drop zone, any number of files -----------------------------------
+function choose(files: File[]) {
+  if (files.length === 0) return;
+  queue.add(files);
+  el.fileName.textContent = queue.describe();
+  el.batch.hidden = false;
+  updateBatch();
 }
-el.file.addEventListener("change", () => choose(el.file.files?.[0]));
+el.file.addEventListener("change", () => {
+  choose(Array.from(el.file.files ?? []));
+  el.file.value = ""; // the same file can be chosen again
+});
 for (const type of ["dragenter", "dragover"] as const) {
   el.drop.addEventListener(type, (e) => {
     e.preventDefault();
@@ -82,101 +93,119 @@ for (const type of ["dragenter", "dragover"] as const) {
 for (const type of ["dragleave", "drop"] as const) el.drop.addEventListener(type, () => el.drop.classList.remove("dragging"));
 el.drop.addEventListener("drop", (e) => {
   e.preventDefault();
-  choose(e.dataTransfer?.files[0]);
+  choose(Array.from(e.dataTransfer?.files ?? []));
+});
+el.clear.addEventListener("click", () => {
+  if (running) return;
+  queue.clear();
+  el.fileName.textContent = queue.describe();
+  el.batch.hidden = true;
 });
 
 // ---- Errors in words ------------------------------------------------------------------------
-/** What each error class means for the person at the keyboard; the server's own message follows. */
-const FRIENDLY: Record<string, string> = {
-  missing_key: "Enter your API key first.",
-  missing_file: "Choose a PDF or XLSX statement first.",
-  network_error: "The server could not be reached.",
-  auth_error: "The API key was not accepted. Check it is typed correctly and has not been revoked.",
-  forbidden: "This key may not do that.",
-  subscription_inactive: "The subscription for this key is not active. Renew it, or use a test key.",
-  encrypted_source: "The statement is password-protected. Enter its password (or the right one) and try again.",
-  scanned_document: "The statement is unreadable: it is a scan or picture with no text layer, which cannot be parsed.",
-  layout_unrecognized: "The statement is unreadable: no transaction table was recognised in it.",
-  empty_statement: "The statement has no transactions to read.",
-  unsupported_format: "That file is not a statement we can read. Upload a PDF or XLSX statement.",
-  payload_too_large: "The file is too large to upload.",
-  too_many_pages: "The statement has too many pages.",
-  rate_limited: "Too many parses at once or this month's cap is reached. Wait a moment and try again.",
-  queue_full: "The service is busy. Try again in a few seconds.",
-  parse_timeout: "The statement took too long to parse.",
-  validation_error: "The request was not accepted.",
-  job_cancelled: "The parse was cancelled. Nothing was counted.",
-  job_expired: "That result has expired. Parse the statement again.",
-  database_unavailable: "The service cannot reach its database right now. Try again in a few seconds.",
-  upload_aborted: "The upload was interrupted. Try again.",
-  upload_timeout: "The upload stalled and was stopped. Check your connection and try again.",
-};
-
-function showError(env: Envelope) {
+function showError(env: Envelope, fileName?: string) {
   el.error.hidden = false;
-  el.errorText.textContent = FRIENDLY[env.error_class] ?? "The statement could not be parsed.";
-  el.errorDetail.textContent = `${env.error} (${env.error_class}${env.marker_coverage ? `, marker coverage ${env.marker_coverage}%` : ""})`;
+  el.errorText.textContent = friendly(env.error_class);
+  el.errorDetail.textContent = `${fileName ? `${fileName}: ` : ""}${env.error} (${env.error_class}${env.marker_coverage ? `, marker coverage ${env.marker_coverage}%` : ""})`;
 }
 
-// ---- Parse ----------------------------------------------------------------------------------
+// ---- Parse the queue, one file after another ------------------------------------------------
 el.form.addEventListener("submit", (e) => {
   e.preventDefault();
-  void run();
+  void runQueue();
 });
 
 progress.cancel.addEventListener("click", () => {
-  if (!running) return;
+  stopping = true;
   progress.cancel.disabled = true;
-  void api.cancel(running);
+  for (const item of queue.waiting) queue.set(item, "cancelled", "Not sent: cancelled");
+  if (running?.job) void api.cancel(running.job);
 });
 
-async function run() {
+async function runQueue() {
   el.error.hidden = true;
   if (!apiKey()) return showError({ error: "No API key entered", error_class: "missing_key" });
-  if (!chosen) return showError({ error: "No file chosen", error_class: "missing_file" });
+  const todo = queue.waiting;
+  if (todo.length === 0) return showError({ error: "No file chosen", error_class: "missing_file" });
   const output = (new FormData(el.form).get("output") ?? "json") as Output;
-  const file = chosen;
   el.submit.disabled = true;
-  el.result.hidden = true;
-  progress.start();
+  el.clear.disabled = true;
+  result.hide();
+  shown = undefined;
+  stopping = false;
+  let first = true;
   try {
-    const job = await api.createJob(file, { output, password: el.password.value });
-    if ("error_class" in job) {
-      progress.hide();
-      return showError(job);
+    for (const [n, item] of todo.entries()) {
+      if (stopping || item.state !== "waiting") continue;
+      progress.start(todo.length > 1 ? `File ${n + 1} of ${todo.length}: ${item.file.name}` : undefined);
+      const refused = await parseOne(item, output);
+      if (finished(item) && first) {
+        first = false;
+        await view(item);
+        result.scrollTo();
+      }
+      // A refused key fails every file the same way: the rest are not sent.
+      if (refused) for (const rest of queue.waiting) queue.set(rest, "failed", "Not sent: the key was refused");
+      updateBatch();
     }
-    running = job;
-    progress.queued();
-    const outcome = await api.follow(job, output, (p) => progress.update(p));
-    running = undefined;
-    if (isEnvelope(outcome)) {
-      progress.hide();
-      return showError(outcome);
-    }
-    downloads.stem = file.name.replace(/\.[^.]+$/, "") || "statement";
-    if (!isParse(outcome)) {
-      const ref = outcome as RedactRef;
-      progress.finish(`Done: 100% (${ref.redactions ?? 0} redactions)`);
-      await prepareDownloads(job, output, undefined, file.name, ref);
-      render(undefined, false);
-    } else {
-      // The canned sample (key past its free cap) says so in its JSON.
-      const sample = outcome.sample === true;
-      progress.finish(`Done: 100% (${outcome.transactions.length} transactions)`);
-      await prepareDownloads(job, output, outcome, file.name);
-      render(outcome, sample);
-    }
-  } catch (err) {
-    progress.hide();
-    showError({ error: err instanceof Error ? err.message : String(err), error_class: "network_error" });
   } finally {
     running = undefined;
     el.submit.disabled = false;
+    el.clear.disabled = false;
+    updateBatch();
     void loadUsage();
   }
 }
 
-// ---- Downloads: every format of the one parse -------------------------------------------------
+/** Read through a call: the state changed while the job ran, which a narrowed `item.state` would hide from the compiler. */
+const finished = (item: QueueItem) => item.state === "done";
+
+/** One file as a job, to its end; true when the server refused the key. */
+async function parseOne(item: QueueItem, output: Output): Promise<boolean> {
+  running = item;
+  queue.set(item, "running", "Uploading…");
+  try {
+    const job = await api.createJob(item.file, { output, password: el.password.value });
+    if ("error_class" in job) return fail(item, job);
+    item.job = job;
+    progress.queued();
+    queue.set(item, "running", "Queued…");
+    const outcome = await api.follow(job, output, (p) => {
+      progress.update(p);
+      queue.progress(item, p);
+    });
+    if (isEnvelope(outcome)) return fail(item, outcome);
+    if (!isParse(outcome)) {
+      const ref = outcome as RedactRef;
+      progress.finish(`Done: 100% (${ref.redactions ?? 0} redactions)`);
+      await redactedDownload(item, ref);
+      queue.set(item, "done", `${ref.redactions ?? 0} redactions`);
+      queue.verdict(item, undefined, { text: "Redacted", level: "ok" });
+      return false;
+    }
+    item.result = outcome;
+    progress.finish(`Done: 100% (${outcome.transactions.length} transactions)`);
+    await prepareDownloads(item, outcome);
+    queue.set(item, "done", `${outcome.transactions.length.toLocaleString("en")} transactions`);
+    queue.verdict(item, statementHeadline(outcome));
+    return false;
+  } catch (err) {
+    return fail(item, { error: err instanceof Error ? err.message : String(err), error_class: "network_error" });
+  } finally {
+    running = undefined;
+  }
+}
+
+function fail(item: QueueItem, env: Envelope): boolean {
+  item.error = env;
+  progress.hide();
+  queue.set(item, env.error_class === "job_cancelled" ? "cancelled" : "failed", friendly(env.error_class));
+  queue.verdict(item, undefined, { text: env.error_class === "job_cancelled" ? "Cancelled" : "Failed", level: "bad" });
+  showError(env, queue.items.length > 1 ? item.file.name : undefined);
+  return env.error_class === "auth_error" || env.error_class === "forbidden" || env.error_class === "subscription_inactive";
+}
+
+// ---- One parse's downloads ------------------------------------------------------------------
 /** The redacted file keeps its kind: a PDF, an XLSX workbook, or an .xls (HTML or XML spreadsheet). */
 function redactedExtension(type: string, uploaded: string): string {
   if (type.includes("pdf")) return ".pdf";
@@ -185,31 +214,36 @@ function redactedExtension(type: string, uploaded: string): string {
   return own ? own.toLowerCase() : ".xls";
 }
 
-async function prepareDownloads(job: JobRef, output: Output, result: ParseResponse | undefined, uploaded: string, ref?: RedactRef) {
-  downloads.json = result && new Blob([`${JSON.stringify(result, null, 2)}\n`], { type: "application/json" });
-  downloads.csv = undefined;
-  downloads.redacted = undefined;
-  let hint = "";
-  if (output === "redact") {
-    const got = await api.result(job);
-    if ("error_class" in got) showError(got);
-    else {
-      downloads.redacted = got;
-      downloads.redactedExt = redactedExtension(ref?.content_type || got.type, uploaded);
-      const n = ref?.redactions ?? 0;
-      hint = `${n} item${n === 1 ? "" : "s"} redacted. Redaction is its own parse: choose JSON or CSV to see the transactions.`;
-    }
-  } else {
-    // A json job converts to CSV (and a csv job's bytes are its result) without another parse.
-    const got = await api.result(job, "csv");
-    if ("error_class" in got) showError(got);
-    else downloads.csv = got;
-  }
-  el.dlJson.disabled = !downloads.json;
-  el.dlCsv.disabled = !downloads.csv;
-  el.dlRedacted.disabled = !downloads.redacted;
-  el.dlRedacted.hidden = output !== "redact";
-  el.dlHint.textContent = hint;
+async function redactedDownload(item: QueueItem, ref: RedactRef) {
+  if (!item.job) return;
+  const got = await api.result(item.job);
+  if ("error_class" in got) return showError(got, item.file.name);
+  item.downloads.redacted = got;
+  item.downloads.redactedExt = redactedExtension(ref.content_type || got.type, item.file.name);
+  item.downloads.redactions = ref.redactions ?? 0;
+}
+
+async function prepareDownloads(item: QueueItem, r: ParseResponse) {
+  item.downloads.json = new Blob([`${JSON.stringify(r, null, 2)}\n`], { type: "application/json" });
+  if (!item.job) return;
+  // A json job converts to CSV (and a csv job's bytes are its result) without another parse.
+  const got = await api.result(item.job, "csv");
+  if ("error_class" in got) showError(got, item.file.name);
+  else item.downloads.csv = got;
+}
+
+/** Shows one finished file's result and points the download buttons at it. */
+async function view(item: QueueItem) {
+  shown = item;
+  queue.selected(item);
+  const d = item.downloads;
+  el.dlJson.disabled = !d.json;
+  el.dlCsv.disabled = !d.csv;
+  el.dlRedacted.disabled = !d.redacted;
+  el.dlRedacted.hidden = !d.redacted;
+  const n = d.redactions ?? 0;
+  el.dlHint.textContent = d.redacted ? `${n} item${n === 1 ? "" : "s"} redacted. Redaction is its own parse: choose JSON or CSV to see the transactions.` : "";
+  result.show(item.file.name, item.result, await bankNames());
 }
 
 function save(blob: Blob | undefined, name: string) {
@@ -222,77 +256,46 @@ function save(blob: Blob | undefined, name: string) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
-el.dlJson.addEventListener("click", () => save(downloads.json, `${downloads.stem}.json`));
-el.dlCsv.addEventListener("click", () => save(downloads.csv, `${downloads.stem}.csv`));
-el.dlRedacted.addEventListener("click", () => save(downloads.redacted, `${downloads.stem}.redacted${downloads.redactedExt}`));
+el.dlJson.addEventListener("click", () => shown && save(shown.downloads.json, `${stemOf(shown.file.name)}.json`));
+el.dlCsv.addEventListener("click", () => shown && save(shown.downloads.csv, `${stemOf(shown.file.name)}.csv`));
+el.dlRedacted.addEventListener("click", () => shown && save(shown.downloads.redacted, `${stemOf(shown.file.name)}.redacted${shown.downloads.redactedExt}`));
 
-// ---- Rendering ------------------------------------------------------------------------------
-const METADATA_LABELS: [string, string][] = [
-  ["bank", "Bank"],
-  ["account_holder", "Account holder"],
-  ["account_number_masked", "Account number"],
-  ["statement_period_start", "Period start"],
-  ["statement_period_end", "Period end"],
-  ["opening_balance", "Opening balance"],
-  ["closing_balance", "Closing balance"],
-];
+// ---- The batch: one file of every parsed statement --------------------------------------------
+/** The statements that go into the batch files: parsed, and not the canned sample. */
+const batchResults = (): ParseResponse[] => queue.items.flatMap((i) => (i.state === "done" && i.result && i.result.sample !== true ? [i.result] : []));
 
-/** The result section: the parsed statement (a tab per account section), or for a redact job only its downloads. */
-function render(r: ParseResponse | undefined, sample: boolean) {
-  el.result.hidden = false;
-  el.sampleNote.hidden = !sample;
-  el.details.hidden = !r;
-  el.badge.hidden = !r;
-  charts.clear();
-  if (!r) {
-    el.tabs.replaceChildren();
-    el.tabs.hidden = true;
-    el.metadata.replaceChildren();
-    el.checks.replaceChildren();
-    el.rowCount.textContent = "The redacted document is ready.";
-    return;
-  }
-  const sections: Section[] = r.accounts && r.accounts.length > 0 ? r.accounts : [r];
-  el.tabs.hidden = sections.length < 2;
-  el.tabs.replaceChildren(
-    ...sections.map((s, i) => {
-      const b = node("button", `${s.metadata.account_number_masked || `Account ${i + 1}`} · ${plural(s.transactions.length, "row")}`, "tab");
-      b.type = "button";
-      b.setAttribute("role", "tab");
-      b.addEventListener("click", () => showSection(sections, i, r));
-      return b;
-    }),
-  );
-  showSection(sections, 0, r);
+function updateBatch() {
+  const count = (s: QueueItem["state"]) => queue.items.filter((i) => i.state === s).length;
+  const parsed = batchResults();
+  const rows = parsed.reduce((a, r) => a + (r.accounts?.length ? r.accounts : [r]).reduce((b, s) => b + s.transactions.length, 0), 0);
+  const parts = [`${count("done")} parsed`, `${count("failed")} failed`];
+  if (count("cancelled")) parts.push(`${count("cancelled")} cancelled`);
+  if (count("waiting") || count("running")) parts.push(`${count("waiting") + count("running")} to go`);
+  el.batchSummary.textContent = `${queue.items.length} file${queue.items.length === 1 ? "" : "s"}: ${parts.join(", ")}`;
+  el.batchCsv.disabled = parsed.length === 0 || running !== undefined;
+  el.batchXlsx.disabled = el.batchCsv.disabled;
+  const samples = queue.items.filter((i) => i.result?.sample === true).length;
+  el.batchHint.textContent =
+    parsed.length === 0
+      ? "The batch files hold every parsed statement's rows under one header."
+      : `${parsed.length} statement${parsed.length === 1 ? "" : "s"}, ${rows.toLocaleString("en")} rows under one header (bank and account columns tell them apart)${samples ? `; ${samples} sample result${samples === 1 ? "" : "s"} left out` : ""}.`;
 }
 
-function showSection(sections: Section[], i: number, r: ParseResponse) {
-  const s = sections[i] ?? r;
-  Array.from(el.tabs.children).forEach((b, j) => b.setAttribute("aria-selected", String(j === i)));
-  el.badge.textContent = s.row_wise_reconcilable ? "✓ Reconciled" : "✗ Not reconciled";
-  el.badge.className = `badge ${s.row_wise_reconcilable ? "ok" : "bad"}`;
-  el.badge.title = s.row_wise_reconcilable
-    ? "Every balance equals the previous balance plus credit minus debit."
-    : "Some balance does not follow from the previous one: check the rows against the document.";
-  el.metadata.replaceChildren(
-    ...METADATA_LABELS.flatMap(([k, label]) => {
-      const v = s.metadata[k] ?? "";
-      const shown = k.endsWith("_balance") ? money(v) : k.startsWith("statement_period") ? day(v) : v;
-      return [node("dt", label), node("dd", shown || "—")];
-    }),
-  );
-  // Integrity is about the whole document, so it is shown with every section.
-  renderChecks(el.checks, s, r.integrity);
-  const breakAt = s.row_wise_reconcilable ? null : (s.checks?.first_break_index ?? null);
-  const notes = [
-    breakAt !== null ? `The balance chain first breaks at row ${breakAt + 1} (highlighted).` : "",
-    s.checks?.balances_derived ? "The statement has no balance column: balances were derived from the opening balance." : "",
-  ].filter(Boolean);
-  el.rowCount.textContent = [plural(s.transactions.length, "transaction"), ...notes].join(" · ");
-  table.show(s.transactions, { breakAt, roundingRows: s.checks?.kobo_rounding_rows ?? [] });
-  el.totalDebit.textContent = money(s.totals.debit);
-  el.totalCredit.textContent = money(s.totals.credit);
-  charts.show(s.transactions);
+el.batchCsv.addEventListener("click", () => save(batchCsv(batchResults()), "statements.csv"));
+el.batchXlsx.addEventListener("click", () => void downloadXlsx());
+
+async function downloadXlsx() {
+  el.batchXlsx.disabled = true;
+  try {
+    // exceljs is loaded only now, from this server, as its own script.
+    const url = "/assets/batch-xlsx.js";
+    const { batchXlsx } = (await import(url)) as typeof import("./batch-xlsx.ts");
+    save(await batchXlsx(batchResults()), "statements.xlsx");
+  } catch (e) {
+    showError({ error: e instanceof Error ? e.message : String(e), error_class: "network_error" });
+  } finally {
+    el.batchXlsx.disabled = false;
+  }
 }
 
 // ---- Usage panel ----------------------------------------------------------------------------

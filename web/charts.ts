@@ -18,6 +18,27 @@ const toNaira = (k: bigint) => Number(k) / 100;
 const kobo = (s: string): bigint => parseAmount(s)?.kobo ?? 0n;
 const axisMoney = (_u: uPlot, values: number[]) => values.map((v) => money(v.toFixed(0)));
 
+/** The axes' font, set on the axes and used to measure their labels. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/** Tick length plus the gap between tick and label (uPlot's defaults: 10 and 5), and a margin, px. */
+const AXIS_CHROME = 20;
+let measurer: CanvasRenderingContext2D | null | undefined;
+
+/**
+ * The money axis is as wide as its widest label: a fixed width clipped "-12,345,678" on the left
+ * edge. uPlot asks again whenever the labels change (cycleNum lets it settle).
+ */
+function moneyAxisSize(_u: uPlot, values: string[] | null): number {
+  if (!values || values.length === 0) return 50;
+  measurer ??= document.createElement("canvas").getContext("2d");
+  if (!measurer) return 96;
+  measurer.font = AXIS_FONT;
+  const ctx = measurer;
+  return Math.ceil(Math.max(...values.map((v) => ctx.measureText(String(v ?? "")).width))) + AXIS_CHROME;
+}
+/** Room on the right and top of each plot for the last time or month label and the top money label, px. */
+const PADDING: uPlot.Padding = [12, 28, 0, 0];
+
 /** Money in and out per calendar month (YYYY-MM of the transaction's own date), oldest first. */
 export function monthlyFlows(ts: Transaction[]): { month: string; credit: bigint; debit: bigint }[] {
   const months = new Map<string, { credit: bigint; debit: bigint }>();
@@ -82,7 +103,8 @@ export class Charts {
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: true } },
-        axes: [{}, { values: axisMoney, size: 80 }],
+        padding: PADDING,
+        axes: [{ font: AXIS_FONT }, { values: axisMoney, size: moneyAxisSize, font: AXIS_FONT }],
         series: [{}, { label: "Balance", stroke: BALANCE_COLOUR, width: 2, fill: "rgba(11,95,255,0.08)", paths: uPlot.paths.stepped?.({ align: 1 }), points: { show: false } }],
       },
       [xs, ys],
@@ -104,7 +126,8 @@ export class Charts {
         cursor: { drag: { x: false, y: false } },
         // Bars start at zero, whatever the smallest month.
         scales: { x: { time: false, range: [-0.6, Math.max(0.6, months.length - 0.4)] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
-        axes: [{ splits: () => xs, values: (_u, vals) => vals.map((v) => months[Math.round(v)]?.month ?? "") }, { values: axisMoney, size: 80 }],
+        padding: PADDING,
+        axes: [{ font: AXIS_FONT, splits: () => xs, values: (_u, vals) => vals.map((v) => months[Math.round(v)]?.month ?? "") }, { values: axisMoney, size: moneyAxisSize, font: AXIS_FONT }],
         series: [
           { label: "Month", value: (_u, v) => months[Math.round(v)]?.month ?? "" },
           { label: "Money in", fill: IN_COLOUR, stroke: IN_COLOUR, paths: bars(-1), points: { show: false }, value: (_u, v) => (v == null ? "" : money(v.toFixed(2))) },

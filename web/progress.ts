@@ -27,8 +27,12 @@ export class ProgressView {
   private last: Progress | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  start(): void {
+  private readonly heading = $<HTMLHeadingElement>("progress-heading");
+
+  /** A new job; `label` names it when it is one file of several ("File 2 of 3: name.pdf"). */
+  start(label?: string): void {
     this.card.hidden = false;
+    this.heading.textContent = label ? `Progress · ${label}` : "Progress";
     this.bar.value = 0;
     this.text.textContent = "Uploading…";
     this.started = performance.now();

@@ -94,13 +94,19 @@ export class TransactionTable {
       tr.title = "Off by ₦0.01 from the previous balance: the bank rounded a half-kobo charge.";
     }
     const t = r.t;
+    // The classes and labels let a phone-width screen lay a row out as a card (style.css).
+    const amount = (text: string, cls: string, label: string) => {
+      const td = node("td", text, `num ${cls}`);
+      td.dataset.label = label;
+      return td;
+    };
     tr.append(
       node("td", day(t.date), "date"),
-      node("td", t.narration),
+      node("td", t.narration, "narr"),
       node("td", t.reference, "ref"),
-      node("td", blankZero(t.debit), "num"),
-      node("td", blankZero(t.credit), "num"),
-      node("td", money(t.balance), "num"),
+      amount(blankZero(t.debit), "debit", "Out"),
+      amount(blankZero(t.credit), "credit", "In"),
+      amount(money(t.balance), "bal", "Balance"),
       node("td", t.currency, "ccy"),
     );
     return tr;

@@ -16,6 +16,10 @@ export interface Checks {
   kobo_rounding_rows?: number[];
   marker_coverage?: number;
   notes?: string[];
+  /** The engine's one verdict on the figures (absent in results made before it existed). */
+  verdict?: "verified" | "partial" | "unverified";
+  /** Facts taken without a printed figure to back them. */
+  assumed?: string[];
 }
 
 /** One account section of a statement (the top level of a response is the first one). */
@@ -64,4 +68,6 @@ export interface Snapshot {
   error_class?: string;
 }
 export interface JobRef { job_id: string; stream_url: string; poll_url: string }
+/** `GET /v1/banks`: the ids a response's `metadata.bank` takes, with their names. */
+export interface BankList { banks: { id: string; name: string }[] }
 export type Output = "json" | "csv" | "redact";

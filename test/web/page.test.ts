@@ -9,6 +9,8 @@ import { join, resolve } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { BrowserContext, Page } from "playwright-core";
 import { createClient } from "../../src/index.ts";
+import type { ParseResponse as PageResponse } from "../../web/types.ts";
+import { statementHeadline } from "../../web/verdict.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { unique } from "../helpers/db.ts";
 import { startFakePaystack } from "../helpers/paystack.ts";
@@ -84,7 +86,8 @@ describe("web page", () => {
     expect(await page.locator("#progress-text").textContent()).toContain("100%");
     expect(await page.locator("#transactions tbody tr").count()).toBe(json.transactions.length);
     expect(await page.locator("#row-count").textContent()).toStartWith(`${json.transactions.length} transactions`);
-    expect(await page.locator("#badge").textContent()).toContain(json.row_wise_reconcilable ? "Reconciled" : "Not reconciled");
+    // One headline over every section's figures and the document's integrity (web/verdict.ts).
+    expect(await page.locator("#badge").textContent()).toBe(statementHeadline(json as unknown as PageResponse).text);
     expect(await page.locator("#metadata").textContent()).toContain(json.metadata.account_number_masked);
     // The key stayed in this browser's storage.
     expect(await page.evaluate(() => localStorage.getItem("statement-parser.api-key"))).toBe(key);
