@@ -1,0 +1,64 @@
+import type { CompiledCategoryRule, CompiledChannelRule, CompiledVocabulary } from "./compile.ts";
+import { directionOf } from "./rows.ts";
+import type { Category, Channel, InsightRow } from "./types.ts";
+
+export interface CategoryMatch {
+  category: Category;
+  confidence: number;
+  entity?: string;
+}
+
+const UNNAMED = "(unnamed)";
+
+function fitsDirection(rule: { direction: string }, row: InsightRow): boolean {
+  if (rule.direction === "any") return true;
+  return rule.direction === directionOf(row);
+}
+
+/** The business (or phrase) a rule names in the row, if the rule matches it. */
+function ruleHit(rule: CompiledCategoryRule, row: InsightRow): string | undefined {
+  const { found } = row;
+  if (rule.unless && [...found].some((p) => rule.unless?.has(p))) return undefined;
+  if (rule.requires && ![...found].some((p) => rule.requires?.has(p))) return undefined;
+  let hit: string | undefined;
+  for (const p of found) {
+    const name = rule.names.get(p);
+    // A named business beats a list's generic words ("Betting (unnamed)").
+    if (name !== undefined && (hit === undefined || hit.endsWith(UNNAMED))) hit = name;
+  }
+  if ((hit === undefined || hit.endsWith(UNNAMED)) && rule.contextNames.size > 0 && [...found].some((p) => rule.context.has(p))) {
+    for (const p of found) {
+      const name = rule.contextNames.get(p);
+      if (name !== undefined) hit = name;
+    }
+  }
+  if (hit === undefined && rule.patterns.some((re) => re.test(row.transaction.narration))) hit = "pattern";
+  return hit;
+}
+
+/** The first category rule that matches the row; a transfer or `other` when none does. */
+export function categorise(row: InsightRow, v: CompiledVocabulary, hasCounterparty: boolean): CategoryMatch {
+  for (const rule of v.categories) {
+    if (!fitsDirection(rule, row)) continue;
+    const hit = ruleHit(rule, row);
+    if (hit === undefined) continue;
+    return rule.entityRule ? { category: rule.category, confidence: rule.confidence, entity: hit } : { category: rule.category, confidence: rule.confidence };
+  }
+  const dir = directionOf(row);
+  const transferWords = [...row.found].some((p) => v.transfer.has(p));
+  if (dir !== "none" && (transferWords || hasCounterparty)) {
+    return { category: dir === "credit" ? "transfer_in" : "transfer_out", confidence: transferWords && hasCounterparty ? 0.85 : 0.7 };
+  }
+  return { category: "other", confidence: 0.5 };
+}
+
+const channelHit = (rule: CompiledChannelRule, row: InsightRow): boolean =>
+  [...row.found].some((p) => rule.terms.has(p)) || rule.patterns.some((re) => re.test(row.transaction.narration));
+
+/** The first channel rule that matches; NIP for a row with a session id; the app for a wallet's statement; else unknown. */
+export function channelOf(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): { channel: Channel; confidence: number } {
+  for (const rule of v.channels) if (channelHit(rule, row)) return { channel: rule.channel, confidence: rule.confidence };
+  if (hasSession) return { channel: "nip", confidence: 0.85 };
+  if (v.appBanks.has(bank)) return { channel: "app", confidence: v.appBankConfidence };
+  return { channel: "unknown", confidence: 0 };
+}

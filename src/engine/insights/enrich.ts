@@ -1,0 +1,27 @@
+import { categorise, channelOf } from "./classify.ts";
+import type { CompiledVocabulary } from "./compile.ts";
+import { counterpartyOf } from "./counterparty.ts";
+import { linkFees } from "./fee-link.ts";
+import { sessionIdOf } from "./session.ts";
+import type { InsightRow } from "./types.ts";
+
+/**
+ * Fills every row's enrichment from its own narration (session id, counterparty, category,
+ * channel), then links charges and levies to their rows. `banks`: each section's bank id.
+ */
+export function enrichRows(rows: InsightRow[], v: CompiledVocabulary, banks: readonly string[]): void {
+  for (const row of rows) {
+    const e = row.enrichment;
+    const session = sessionIdOf(row.transaction.narration, row.transaction.reference);
+    const party = counterpartyOf(row, v);
+    const category = categorise(row, v, party !== null);
+    const channel = channelOf(row, v, banks[row.section] ?? "", session !== null);
+    e.category = category.category;
+    e.channel = channel.channel;
+    e.counterparty = party ? { name: party.name, bank: party.bank } : null;
+    e.session_id = session?.id ?? null;
+    e.confidence = { category: category.confidence, channel: channel.confidence, counterparty: party?.confidence ?? null, session_id: session?.confidence ?? null, fee_of: null };
+    if (category.entity !== undefined && category.entity !== "pattern") row.entity = category.entity;
+  }
+  linkFees(rows, v.fees);
+}

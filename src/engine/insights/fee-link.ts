@@ -1,0 +1,84 @@
+import { absKobo, type Kobo } from "../money.ts";
+import type { CompiledFees } from "./compile.ts";
+import type { InsightRow } from "./types.ts";
+
+/**
+ * Which row a charge or levy row was taken for (`fee_of`). Evidence, strongest first: the fee
+ * names the row (same reference, the row's reference or whole narration inside the fee's), the
+ * two share a printed time to the second, and the amount rule of the fee's kind holds (VAT is
+ * 7.5% of a charge; EMTL and stamp duty are N50 on a receipt of N10,000 or more; a transfer fee
+ * is its band's). The amount rule alone links only an adjacent row. Nearest wins a tie.
+ */
+
+type FeeKind = "vat" | "emtl" | "stamp_duty" | "charge" | "levy";
+
+const isFee = (r: InsightRow): boolean => r.enrichment.category === "bank_charge" || r.enrichment.category === "tax_levy";
+
+function kindOf(r: InsightRow, f: CompiledFees): FeeKind {
+  const has = (set: Set<string>) => [...r.found].some((p) => set.has(p));
+  if (has(f.vat)) return "vat";
+  if (has(f.emtl)) return "emtl";
+  if (has(f.stampDuty)) return "stamp_duty";
+  return r.enrichment.category === "bank_charge" ? "charge" : "levy";
+}
+
+const bandFee = (amount: Kobo, f: CompiledFees): Kobo | undefined => f.bands.find((b) => b.upTo === null || amount <= b.upTo)?.fee;
+
+function amountRule(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFees): boolean {
+  switch (kind) {
+    case "vat":
+      // Half a kobo rounds either way between banks: within one kobo of 7.5% of the charge.
+      return p.enrichment.category === "bank_charge" && p.debit > 0n && absKobo(fee.debit * 10000n - p.debit * f.vatRateBp) <= 10000n;
+    case "emtl":
+      return p.credit >= f.emtlThreshold && fee.debit === f.emtlAmount;
+    case "stamp_duty":
+      return p.credit >= f.emtlThreshold && fee.debit === f.stampDutyAmount;
+    case "charge": {
+      const band = p.debit > 0n && !isFee(p) ? bandFee(p.debit, f) : undefined;
+      // The band's fee alone, or with its VAT on the same row (N25 + 7.5% = N26.88).
+      return band !== undefined && (band === fee.debit || absKobo(fee.debit * 10000n - band * (10000n + f.vatRateBp)) <= 10000n);
+    }
+    default:
+      return false;
+  }
+}
+
+function textLink(fee: InsightRow, p: InsightRow): boolean {
+  const ref = p.transaction.reference.trim();
+  if (ref !== "" && (ref === fee.transaction.reference.trim() || (ref.length >= 6 && fee.transaction.narration.includes(ref)))) return true;
+  // "COMM ALAT NIP TRANSFER TO ..." carries the whole narration of its transfer.
+  const own = p.words.join(" ");
+  return own.length >= 12 && fee.words.join(" ").includes(own) && fee.words.length > p.words.length;
+}
+
+const sameTime = (a: InsightRow, b: InsightRow): boolean => a.time !== "" && a.time === b.time && a.day === b.day;
+
+function score(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFees): number {
+  if (p.section !== fee.section || p === fee) return 0;
+  // A fee is taken for a movement; only VAT is taken on another fee.
+  if (kind === "vat" ? p.enrichment.category !== "bank_charge" : isFee(p)) return 0;
+  const amount = amountRule(kind, fee, p, f);
+  if (textLink(fee, p)) return amount ? 0.95 : 0.8;
+  if (sameTime(fee, p)) return amount ? 0.85 : kind === "levy" ? 0 : 0.6;
+  return amount && Math.abs(p.index - fee.index) <= 1 ? 0.6 : 0;
+}
+
+/** Sets `fee_of` on every charge and levy row whose principal can be found within the window. */
+export function linkFees(rows: InsightRow[], f: CompiledFees): void {
+  for (const fee of rows) {
+    if (!isFee(fee) || fee.debit === 0n) continue;
+    const kind = kindOf(fee, f);
+    let best: { row: InsightRow; score: number; distance: number } | undefined;
+    for (let j = Math.max(0, fee.index - f.windowRows); j <= Math.min(rows.length - 1, fee.index + f.windowRows); j++) {
+      const p = rows[j];
+      if (!p) continue;
+      const s = score(kind, fee, p, f);
+      const distance = Math.abs(j - fee.index) + (j > fee.index ? 0.5 : 0);
+      if (s > 0 && (!best || s > best.score || (s === best.score && distance < best.distance))) best = { row: p, score: s, distance };
+    }
+    if (best) {
+      fee.enrichment.fee_of = best.row.index;
+      fee.enrichment.confidence.fee_of = best.score;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { formatKobo, type Kobo } from "../money.ts";
+import type { InsightRow } from "./types.ts";
+
+/**
+ * A figure of the insights and the rows it came from: `amount` is exactly the sum of the listed
+ * rows' credits (`of: "credit"`), debits (`of: "debit"`), or credits minus debits (`of: "net"`),
+ * so an analyst (and test/insights/figures.test.ts) can add it up again from the rows.
+ */
+export interface Figure {
+  amount: string;
+  of: "credit" | "debit" | "net";
+  rows: number[];
+}
+
+const valueOf = (r: InsightRow, of: Figure["of"]): Kobo => (of === "credit" ? r.credit : of === "debit" ? r.debit : r.credit - r.debit);
+
+export function figure(rows: readonly InsightRow[], of: Figure["of"]): Figure {
+  let sum = 0n;
+  for (const r of rows) sum += valueOf(r, of);
+  return { amount: formatKobo(sum), of, rows: rows.map((r) => r.index) };
+}
+
+/** Groups rows by a key, keeping first-seen order. */
+export function groupBy<K>(rows: readonly InsightRow[], key: (r: InsightRow) => K | undefined): Map<K, InsightRow[]> {
+  const groups = new Map<K, InsightRow[]>();
+  for (const r of rows) {
+    const k = key(r);
+    if (k === undefined) continue;
+    const list = groups.get(k);
+    if (list) list.push(r);
+    else groups.set(k, [r]);
+  }
+  return groups;
+}
+
+/** The middle value of a non-empty list (the lower middle for an even count). */
+export function median<T>(values: readonly T[], compare: (a: T, b: T) => number): T {
+  const sorted = [...values].sort(compare);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as T;
+}
+
+export const compareKobo = (a: Kobo, b: Kobo): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** |a - b| <= tolerance_percent% of b, in exact integers. */
+export const within = (a: Kobo, b: Kobo, percent: bigint): boolean => (a > b ? a - b : b - a) * 100n <= b * percent;

@@ -1,0 +1,50 @@
+import { formatKobo } from "../money.ts";
+import { figure, type Figure } from "./figure.ts";
+import type { InsightRow } from "./types.ts";
+
+/** How far back (rows, and days) a reversal's original is looked for. */
+const LOOK_BACK_ROWS = 50;
+const LOOK_BACK_DAYS = 14;
+
+export interface ReturnedItem {
+  row: number;
+  kind: "reversal" | "bounced";
+  amount: string;
+  /** The earlier row of the same amount the other way, within 14 days, that it undoes; null when none is found. */
+  reverses: number | null;
+}
+
+export interface Returned {
+  /** Money given back to the account. */
+  reversed_in: Figure;
+  /** Money taken back from it. */
+  reversed_out: Figure;
+  items: ReturnedItem[];
+}
+
+const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
+
+function original(rows: readonly InsightRow[], r: InsightRow): number | null {
+  for (let j = r.index - 1; j >= Math.max(0, r.index - LOOK_BACK_ROWS); j--) {
+    const p = rows[j];
+    if (!p || p.section !== r.section) continue;
+    if (dayNumber(r.day) - dayNumber(p.day) > LOOK_BACK_DAYS) break;
+    if ((r.credit > 0n && p.debit === r.credit) || (r.debit > 0n && p.credit === r.debit)) return p.index;
+  }
+  return null;
+}
+
+/** Reversed and bounced (returned unpaid, failed) items, each with the row it undoes when found. */
+export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>): Returned {
+  const items = rows.filter((r) => r.enrichment.category === "reversal" || [...r.found].some((p) => bounced.has(p)));
+  return {
+    reversed_in: figure(items.filter((r) => r.credit > 0n), "credit"),
+    reversed_out: figure(items.filter((r) => r.debit > 0n), "debit"),
+    items: items.map((r) => ({
+      row: r.index,
+      kind: r.enrichment.category === "reversal" ? "reversal" : "bounced",
+      amount: formatKobo(r.credit > 0n ? r.credit : r.debit),
+      reverses: original(rows, r),
+    })),
+  };
+}
