@@ -75,11 +75,31 @@ function isSharedStringCell(xml: Uint8Array, lt: number, gt: number): boolean {
 }
 
 /**
+ * XML text bytes no cell Excel wrote can exceed: Excel holds at most 32,767 characters in a cell,
+ * and one character takes at most 10 bytes of XML (`&#x10FFFF;`). A longer cell or shared string
+ * is crafted, and costs the PII finder and the redactor dearly (a 64 MiB string held a worker past
+ * the time limit), so the guard refuses it before anything is built.
+ */
+export const MAX_CELL_XML_BYTES = 32_767 * 10;
+
+export interface SheetText {
+  /** Characters (UTF-8 bytes of character data, an upper bound) all cells produce. */
+  chars: number;
+  /** The longest one cell produces. */
+  longest: number;
+}
+
+/**
  * Characters a worksheet's cells produce: each shared-string cell the length of the string it points
  * at, every other cell its own character data. One pass over the bytes.
  */
-export function worksheetTextChars(xml: Uint8Array, shared: Uint32Array): number {
+export function worksheetText(xml: Uint8Array, shared: Uint32Array): SheetText {
   let total = 0;
+  let longest = 0;
+  const add = (n: number) => {
+    total += n;
+    if (n > longest) longest = n;
+  };
   let sharedCell = false;
   let inValue = false;
   let i = xml.indexOf(LT);
@@ -100,11 +120,11 @@ export function worksheetTextChars(xml: Uint8Array, shared: Uint32Array): number
           const d = xml[k]!;
           if (d >= 0x30 && d <= 0x39) index = index * 10 + (d - 0x30);
         }
-        total += shared[index] ?? 0;
-      } else total += dataEnd - gt - 1;
+        add(shared[index] ?? 0);
+      } else add(dataEnd - gt - 1);
     } else if (nameIs(xml, t, "v") && t.closing) inValue = false;
-    else if (!inValue && !t.closing && nameIs(xml, t, "t")) total += dataEnd - gt - 1; // inline strings (<is><t>)
+    else if (!inValue && !t.closing && nameIs(xml, t, "t")) add(dataEnd - gt - 1); // inline strings (<is><t>)
     i = next;
   }
-  return total;
+  return { chars: total, longest };
 }

@@ -7,9 +7,10 @@
  */
 import { inflateRawSync } from "node:zlib";
 import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
-import { MAX_XLSX_TEXT_CHARS, sharedStringLengths, worksheetTextChars } from "./text-size.ts";
+import { MAX_CELL_XML_BYTES, MAX_XLSX_TEXT_CHARS, sharedStringLengths, worksheetText } from "./text-size.ts";
 
 const SHARED_STRINGS = /^xl\/sharedStrings\.xml$/i;
+const cellTooLong = () => unsupportedFormat("A cell holds more than 32,767 characters, which Excel does not allow");
 
 export interface ZipLimits {
   maxInflatedBytes: number;
@@ -212,6 +213,7 @@ export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
   const sstData = sst ? inflateEntry(bytes, sst) : undefined;
   if (sstData && scanXml(sstData).dtd) throw unsupportedFormat(`The spreadsheet part ${sst!.name} declares a DOCTYPE or ENTITY, which is refused`);
   const shared = sstData ? sharedStringLengths(sstData) : new Uint32Array(0);
+  if (shared.some((n) => n > MAX_CELL_XML_BYTES)) throw cellTooLong();
   let chars = 0;
   for (const entry of entries) {
     if (entry.name.endsWith("/")) continue;
@@ -224,7 +226,9 @@ export function guardXlsxZip(bytes: Uint8Array, limits: ZipLimits): number {
       if (rows > limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${limits.maxRows} rows`);
       cells += scan.cells;
       if (cells > maxCells) throw payloadTooLarge(`The spreadsheet has more than ${maxCells} cells`);
-      chars += worksheetTextChars(data, shared);
+      const text = worksheetText(data, shared);
+      if (text.longest > MAX_CELL_XML_BYTES) throw cellTooLong();
+      chars += text.chars;
       if (chars > maxChars) throw payloadTooLarge(`The spreadsheet's cells hold more than ${maxChars.toLocaleString("en")} characters of text (shared strings counted once per cell that shows them)`);
     }
     if (/^xl\/sharedStrings\.xml$/i.test(entry.name) && scan.strings > maxCells) {
