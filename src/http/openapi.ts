@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "./deps.ts";
 import { docsPageRoutes } from "./docs-page.ts";
 import { finishDocument, type JsonObject, zodConverter } from "./openapi-document.ts";
+import { addExamples } from "./openapi-examples.ts";
 import { SERVICE_VERSION } from "../version.ts";
 
 export const SPEC_PATH = "/openapi.json";
@@ -52,7 +53,7 @@ export const openapiRoutes = (deps: Pick<AppDeps, "config">) => {
     const schemas = new Map<string, JsonObject>();
     const generated = toOpenAPISchema(app, undefined, undefined, { zod: zodConverter(schemas) }, OPENAPI_VERSION);
     const raw = { openapi: OPENAPI_VERSION, ...DOCUMENTATION, paths: generated.paths, components: { ...DOCUMENTATION.components, schemas: generated.components.schemas } };
-    cached = JSON.stringify(finishDocument(JSON.parse(JSON.stringify(raw)) as JsonObject, { servers: SERVERS, schemas }));
+    cached = JSON.stringify(addExamples(finishDocument(JSON.parse(JSON.stringify(raw)) as JsonObject, { servers: SERVERS, schemas })));
     return cached;
   };
   app.get(SPEC_PATH, () => new Response(document(), { headers: { "content-type": "application/json" } }), { detail: { hide: true } });
