@@ -85,6 +85,16 @@ async function clientStream(url: string): Promise<{ ms: number; readMs: number; 
   return { ms: performance.now() - t0, readMs, rows };
 }
 
+/** fetch alone: the stream's bytes read and dropped, the floor under any reader in this runtime. */
+async function drain(url: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers: { accept: "text/event-stream" } });
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error("no body");
+  while (!(await reader.read()).done);
+  return performance.now() - t0;
+}
+
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { best: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0 };
@@ -109,13 +119,14 @@ try {
   const result = `${server.url}/v1/parse/jobs/${jobId}/result`;
   const auth = `authorization: Bearer ${server.key}`;
 
-  const runs = { curlStream: [] as number[], clientStreamRead: [] as number[], clientStream: [] as number[], curlResult: [] as number[], clientResult: [] as number[] };
+  const runs = { curlStream: [] as number[], drain: [] as number[], clientStreamRead: [] as number[], clientStream: [] as number[], curlResult: [] as number[], clientResult: [] as number[] };
   let streamBytes = 0;
   let rows = 0;
   for (let i = 0; i < ROUNDS; i++) {
     const c = curl(stream);
     streamBytes = c.bytes;
     runs.curlStream.push(c.ms);
+    runs.drain.push(await drain(stream));
     const s = await clientStream(stream);
     rows = s.rows;
     runs.clientStreamRead.push(s.readMs);
@@ -129,6 +140,7 @@ try {
   const lines = [
     `SSE reader: ${process.env.BENCH_SSE_MODULE ?? "src/client/sse.ts"}; ${PAGES} pages, ${rows} rows, stream ${(streamBytes / 1e6).toFixed(1)} MB; ${ROUNDS} rounds (Bun ${Bun.version})`,
     `curl, SSE stream:                       ${fmt(runs.curlStream)}`,
+    `fetch alone, SSE stream bytes dropped:  ${fmt(runs.drain)}  (${ratio(runs.drain, runs.curlStream)}x curl)`,
     `client, SSE stream (messages read):     ${fmt(runs.clientStreamRead)}  (${ratio(runs.clientStreamRead, runs.curlStream)}x curl)`,
     `client, SSE stream + JSON.parse:        ${fmt(runs.clientStream)}  (${ratio(runs.clientStream, runs.curlStream)}x curl)`,
     `curl, GET result:                       ${fmt(runs.curlResult)}`,

@@ -77,4 +77,25 @@ describe("SSE wire format", () => {
     }
     expect(cancelled).toBe(true);
   });
+
+  test("feedBytes gives feed's messages for every split point of the bytes, inside a UTF-8 sequence or a CRLF too", () => {
+    const text = 'id: 1\r\ndata: {"narration":"₦1,000 naira — ok"}\r\n\r\nevent: result\rdata: é\n\n';
+    const bytes = new TextEncoder().encode(text);
+    const expected = feedAll([text]);
+    expect(expected).toHaveLength(2);
+    for (let i = 1; i < bytes.length; i++) {
+      const p = new SseParser();
+      expect([...p.feedBytes(bytes.slice(0, i)), ...p.feedBytes(bytes.slice(i)), ...p.end()]).toEqual(expected);
+    }
+  });
+
+  test("readSse drops a BOM at the start of the stream only, and reads one long data line in many chunks whole", async () => {
+    const long = "x".repeat(300_000);
+    const bytes = new TextEncoder().encode(`\uFEFFdata: ${long}\n\ndata: \uFEFFkept\n\n`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 1000) chunks.push(bytes.slice(i, i + 1000));
+    const out: SseMessage[] = [];
+    for await (const m of readSse(streamOf(chunks))) out.push(m);
+    expect(out.map((m) => m.data)).toEqual([long, "\uFEFFkept"]);
+  });
 });
