@@ -1,7 +1,8 @@
 /**
  * A raw scan of a PDF file that trusts no PDF library: the file's bytes, every stream inflated
  * (object streams included, so objects packed in them are seen), hex strings decoded (UTF-16 with
- * a BOM too) and literal-string escapes decoded, all as one latin-1 text to search for leaks.
+ * a BOM too), literal-string escapes and percent-encoding decoded, all as one latin-1 text to
+ * search for leaks.
  */
 import { inflateSync } from "node:zlib";
 
@@ -38,5 +39,7 @@ function decodedStrings(text: string): string[] {
 export function rawPdfText(bytes: Uint8Array): string {
   const file = latin1(bytes);
   const texts = [file, ...inflatedStreams(file, bytes)];
-  return [...texts, ...texts.flatMap(decodedStrings)].join("\n");
+  const all = [...texts, ...texts.flatMap(decodedStrings)].join("\n");
+  // And once more with percent-encoding decoded (a link's URI can spell digits as %32%30…).
+  return `${all}\n${all.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))}`;
 }

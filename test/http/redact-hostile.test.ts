@@ -82,7 +82,7 @@ async function expectClean(bytes: Uint8Array): Promise<void> {
 }
 
 describe("item 1: attached files wherever they hang", () => {
-  test("a FileAttachment annotation's file and the catalog's /AF file are dropped", async () => {
+  test("a FileAttachment annotation's file and the catalog's /AF file are dropped (and a percent-encoded number in a link)", async () => {
     const secret = new TextEncoder().encode(`Statement of ${NAME}, account ${ACCOUNT}\n`);
     const original = await statementPdf("", (doc, page) => {
       const ctx = doc.context;
@@ -91,7 +91,10 @@ describe("item 1: attached files wherever they hang", () => {
         return ctx.register(ctx.obj({ Type: "Filespec", F: PDFString.of(name), UF: PDFString.of(name), EF: { F: file }, AFRelationship: "Source" }));
       };
       const annot = ctx.register(ctx.obj({ Type: "Annot", Subtype: "FileAttachment", Rect: [500, 800, 520, 820], FS: embedded("annot.txt"), Contents: PDFString.of("copy"), Name: "Paperclip" }));
-      page.node.set(PDFName.of("Annots"), ctx.obj([annot]));
+      // A link whose URI spells the account number percent-encoded.
+      const encoded = ACCOUNT.split("").map((d) => `%3${d}`).join("");
+      const link = ctx.register(ctx.obj({ Type: "Annot", Subtype: "Link", Rect: [50, 30, 150, 40], A: { S: "URI", URI: PDFString.of(`https://bank.example/a?acct=${encoded}`) } }));
+      page.node.set(PDFName.of("Annots"), ctx.obj([annot, link]));
       doc.catalog.set(PDFName.of("AF"), ctx.obj([embedded("associated.txt")]));
       page.node.set(PDFName.of("AF"), ctx.obj([embedded("page-associated.txt")]));
     });

@@ -1,5 +1,6 @@
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFContext, type PDFObject } from "pdf-lib";
 import { replaceSpans, type Matcher } from "./find.ts";
+import { percentDecoded } from "./percent.ts";
 import { removeActiveContent } from "./pdf-active.ts";
 import { removeAttachments } from "./pdf-attachments.ts";
 
@@ -58,7 +59,8 @@ function collectGarbage(context: PDFContext): void {
   }
 }
 
-const cleaned = (text: string, matchers: Matcher[]): string | undefined => replaceSpans(text, matchers)?.text;
+// Percent-encoding decoded first: a link's URI hides digits as "%32%30…" as well as an HTML attribute does.
+const cleaned = (text: string, matchers: Matcher[]): string | undefined => replaceSpans(percentDecoded(text), matchers)?.text;
 
 /**
  * Removes personal data from every string object of the document outside content streams:
