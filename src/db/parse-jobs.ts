@@ -33,16 +33,24 @@ export interface NewJobRow {
   kind: string;
   clientReference?: string;
   callbackUrl?: string;
+  /** Created with ?include=insights: its result is answered with insights (docs/insights.md). */
+  includeInsights?: boolean;
   /** How long the row is kept from now, ms (at least the result's retention). */
   keepMs: number;
 }
 
 export async function insertJobRow(db: Queryable, j: NewJobRow): Promise<void> {
   await db.query(
-    `insert into parse_jobs (id, owner, key_id, result_kind, state, client_reference, callback_url, callback_state, expires_at)
-     values ($1, $2, $3, $4, 'queued', $5, $6, $7, now() + ($8::bigint * interval '1 millisecond'))`,
-    [j.id, j.owner, j.keyId, j.kind, j.clientReference ?? null, j.callbackUrl ?? null, j.callbackUrl ? "pending" : null, j.keepMs],
+    `insert into parse_jobs (id, owner, key_id, result_kind, state, client_reference, callback_url, callback_state, expires_at, include_insights)
+     values ($1, $2, $3, $4, 'queued', $5, $6, $7, now() + ($8::bigint * interval '1 millisecond'), $9)`,
+    [j.id, j.owner, j.keyId, j.kind, j.clientReference ?? null, j.callbackUrl ?? null, j.callbackUrl ? "pending" : null, j.keepMs, j.includeInsights === true],
   );
+}
+
+/** The job was created with ?include=insights (false for a job without a row, such as a kept sync parse). */
+export async function jobIncludesInsights(db: Queryable, id: string): Promise<boolean> {
+  const rows = await db.query<{ include_insights: boolean }>(`select include_insights from parse_jobs where id = $1`, [id]);
+  return rows[0]?.include_insights === true;
 }
 
 /** A job its backend refused after the row was written (queue full, payment required): it never existed. */

@@ -1,4 +1,4 @@
-import { derivedBalanceText, OUTPUT_COLUMNS, type OutputRow, type RowSource, statementRows } from "./statement-rows.ts";
+import { derivedBalanceText, INSIGHT_COLUMNS, insightCells, OUTPUT_COLUMNS, type OutputRow, type RowSource, statementRows } from "./statement-rows.ts";
 
 /** The columns, in order: always the same (src/engine/statement-rows.ts), so the CSVs of a batch stack. */
 export const CSV_HEADER = OUTPUT_COLUMNS;
@@ -70,8 +70,10 @@ function row(r: OutputRow): string[] {
  * (HH:MM:SS or empty), narration, debit, credit, balance, derived_balance, reference, currency.
  * Every account section's rows follow in print order.
  */
-export function toCsv(r: CsvSource): string {
-  const lines = [CSV_HEADER.join(",")];
-  for (const out of statementRows(r)) lines.push(row(out).map(quoteField).join(","));
+export function toCsv(r: CsvSource, options: { insights?: boolean } = {}): string {
+  // With insights (?include=insights), category and counterparty follow the fixed columns.
+  const extra = (out: OutputRow): string[] => (options.insights ? insightCells(out.transaction).map(neutraliseFormula) : []);
+  const lines = [(options.insights ? [...CSV_HEADER, ...INSIGHT_COLUMNS] : CSV_HEADER).join(",")];
+  for (const out of statementRows(r)) lines.push([...row(out), ...extra(out)].map(quoteField).join(","));
   return lines.join("\r\n") + "\r\n";
 }

@@ -22,6 +22,22 @@ export const OUTPUT_COLUMNS = [
 
 export type OutputColumn = (typeof OUTPUT_COLUMNS)[number];
 
+/**
+ * The two columns added after OUTPUT_COLUMNS when insights are asked for (`?include=insights`,
+ * docs/insights.md): the row's category and the counterparty's name. Absent otherwise, so the
+ * default files keep their fixed columns.
+ */
+export const INSIGHT_COLUMNS = ["category", "counterparty"] as const;
+
+/** A transaction as an insights response carries it (src/engine/insights/): its enrichment, read structurally. */
+type MaybeEnriched = Transaction & { enrichment?: { category: string; counterparty: { name: string } | null } };
+
+/** The INSIGHT_COLUMNS cells of a row: empty when the row carries no enrichment. */
+export function insightCells(t: Transaction): [string, string] {
+  const e = (t as MaybeEnriched).enrichment;
+  return [e?.category ?? "", e?.counterparty?.name ?? ""];
+}
+
 /** One account section as far as the rows need it (the engine's `accounts[]` entries). */
 export interface RowSection {
   metadata: Pick<StatementMetadata, "bank" | "account_number_masked" | "opening_balance">;

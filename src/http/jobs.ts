@@ -3,7 +3,7 @@ import { z } from "zod";
 import { allowedHosts, checkCallbackUrl } from "../callbacks/target.ts";
 import { signingSecrets } from "../db/callback-secrets.ts";
 import type { Queryable } from "../db/client.ts";
-import { deleteJobRow, insertJobRow, listJobRows } from "../db/parse-jobs.ts";
+import { deleteJobRow, insertJobRow, jobIncludesInsights, listJobRows } from "../db/parse-jobs.ts";
 import { notFound } from "../errors.ts";
 import { idPattern, newId } from "../ids.ts";
 import { keepRowMs } from "../jobs/job-index.ts";
@@ -19,6 +19,7 @@ import { claim, idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { formatQueryParameter, NO_STORE, parseErrors, resultResponse } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
 import { liftIdleTimer, onBodyEnd } from "./idle-timer.ts";
+import { includeQueryParameter, insightsAs, redactWithInsights, wantsInsights } from "./insights.ts";
 import { receiveUpload } from "./upload.ts";
 
 export { streamInUse } from "./job-stream.ts";
@@ -31,6 +32,10 @@ const ResultQuery = z.strictObject({
     .enum(["json", "csv", "xlsx"])
     .optional()
     .describe("json, csv or xlsx: the finished parse in that format, whatever the job was submitted with (no second parse). Default: the job's own format"),
+  include: z
+    .enum(["insights"])
+    .optional()
+    .describe("insights: the result with enrichment and insights (docs/insights.md), made from the kept parse (no second parse). Default: as the job was created (its own include)"),
 });
 
 /** The snapshot as the poll endpoint and DELETE send it (serialised by the job, see Job.snapshotJson). */
@@ -90,9 +95,14 @@ export const jobRoutes = (deps: JobsDeps) => {
       "/v1/parse/jobs",
       async ({ request, caller, set, server }) => {
         // Body bytes do not reset Bun's idle timer: only UPLOAD_IDLE_TIMEOUT_S (true idleness) cuts an upload.
+        const insights = wantsInsights(request);
         const restore = liftIdleTimer(server, request, config.HTTP_IDLE_TIMEOUT_S);
         // The key's place and the upload's bytes are taken before the body is read, not after (issue 15).
         const upload = await receiveUpload(jobs, caller, request, config, { metering: deps.metering }).finally(restore);
+        if (insights && upload.kind === "redact") {
+          upload.hold?.release();
+          throw redactWithInsights();
+        }
         const id = newId("job");
         let listed = false;
         let idem: Awaited<ReturnType<typeof claim>> | undefined;
@@ -108,7 +118,7 @@ export const jobRoutes = (deps: JobsDeps) => {
             return created(idem.replayOf);
           }
           // Listed before it can end (a sample ends inside submit): the end always finds its row.
-          await insertJobRow(db, { id, owner: caller.owner, keyId: caller.keyId, kind: upload.kind, clientReference: upload.clientReference, callbackUrl: upload.callbackUrl, keepMs: keepRowMs(config) });
+          await insertJobRow(db, { id, owner: caller.owner, keyId: caller.keyId, kind: upload.kind, clientReference: upload.clientReference, callbackUrl: upload.callbackUrl, includeInsights: insights, keepMs: keepRowMs(config) });
           listed = true;
           await jobs.submit(caller, upload, request, { id });
         } catch (e) {
@@ -127,8 +137,8 @@ export const jobRoutes = (deps: JobsDeps) => {
         detail: {
           summary: "Start a parse job",
           description:
-            "Same inputs as POST /v1/parse. 202 with the job id and where to stream or poll it (paths relative to the service's base URL). With format=csv or redact=true the bytes are fetched from the result endpoint.",
-          parameters: [formatQueryParameter, idempotencyParameter],
+            "Same inputs as POST /v1/parse. 202 with the job id and where to stream or poll it (paths relative to the service's base URL). With format=csv or redact=true the bytes are fetched from the result endpoint. With include=insights the result endpoint answers with insights (made when it is read; the stream's result event and the snapshot carry the plain ParseResponse).",
+          parameters: [formatQueryParameter, includeQueryParameter, idempotencyParameter],
           requestBody: jobRequestBody,
         } as Record<string, unknown>,
       },
@@ -190,10 +200,14 @@ export const jobRoutes = (deps: JobsDeps) => {
         const kept = await job.outcome();
         if (job.state !== "done" || !kept) throw notFound(job.state === "failed" ? "The job failed; its snapshot has the error" : "The job has not finished yet");
         const format = query.format ?? (job.kind === "xlsx" ? "xlsx" : undefined);
-        const outcome = format ? await resultAs(kept, format) : kept;
+        // Insights are made from the kept parse when it is read (docs/insights.md): never a second parse.
+        const insights = query.include === "insights" || (await jobIncludesInsights(db, job.id));
+        const outcome = insights ? await insightsAs(kept, format ?? (job.kind === "csv" ? "csv" : "json")) : format ? await resultAs(kept, format) : kept;
         if (!outcome) {
           throw new RequestValidationError([
-            { loc: ["query", "format"], msg: "A redact job has no parse to convert; fetch it without `format`, or submit a json or csv job", type: "redact_job", input: query.format ?? null, ctx: {} },
+            insights && query.format === undefined
+              ? { loc: ["query", "include"], msg: "A redact job has no parse to explain; fetch it without `include`, or submit a json or csv job", type: "redact_job", input: "insights", ctx: {} }
+              : { loc: ["query", "format"], msg: "A redact job has no parse to convert; fetch it without `format`, or submit a json or csv job", type: "redact_job", input: query.format ?? null, ctx: {} },
           ]);
         }
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };

@@ -5,7 +5,7 @@ import type { Caller } from "../db/keys.ts";
 import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Outcome, ParseService, Upload } from "../jobs/service.ts";
-import { type Deliverable, resultAs } from "../jobs/result-formats.ts";
+import { type Deliverable, type ParseFormat, resultAs } from "../jobs/result-formats.ts";
 import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
@@ -13,6 +13,7 @@ import { ErrorEnvelope, keyAuthErrors, ParseRejected, ParseResult } from "./sche
 import { idempotencyParameter } from "./batch-schemas.ts";
 import { claim, idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { liftIdleTimer } from "./idle-timer.ts";
+import { includeQueryParameter, insightsAs, redactWithInsights, wantsInsights } from "./insights.ts";
 import { receiveUpload } from "./upload.ts";
 
 /** OpenAPI description of the multipart upload both parse endpoints take (read by hand, see upload.ts). */
@@ -121,14 +122,21 @@ export const parseRoutes = (deps: ParseDeps) =>
       // (nothing is sent until it ends): lifted for this request, put back when it is answered.
       const restore = liftIdleTimer(server, request, deps.config.HTTP_IDLE_TIMEOUT_S);
       try {
+        const insights = wantsInsights(request);
         // The key's place and the upload's bytes are taken before the body is read, not after.
         // The place is the job backend's: with Redis the key's limit counts sync parses on every instance.
         const upload = await receiveUpload({ hold: deps.jobs.holdSync }, caller, request, deps.config, { metering: deps.metering });
+        if (insights && upload.kind === "redact") {
+          upload.hold?.release();
+          throw redactWithInsights();
+        }
         const key = idempotencyKey(request, upload);
         const { result, sample, replayed } = key === undefined ? { ...(await deps.parser.parseNow(caller, upload, request)), replayed: false } : await parseIdempotent(deps, caller, upload, request, key);
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
         if (sample) headers["x-sample"] = "true";
         if (replayed) headers[REPLAYED_HEADER] = "true";
+        // Insights are made here from the workers' JSON (docs/insights.md), as the workbook is.
+        if (insights) return resultResponse((await insightsAs(result, upload.kind as ParseFormat)) ?? result, headers);
         // The workers answer JSON for an xlsx parse; the workbook is made from it here.
         return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);
       } finally {
@@ -142,7 +150,7 @@ export const parseRoutes = (deps: ParseDeps) =>
         summary: "Parse a statement",
         description:
           "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After. `Idempotency-Key`: the same key with the same request within 24 h is answered from the first parse (Idempotent-Replayed: true; not parsed or counted again) while its answer is held (JOB_RESULT_TTL_S; 404 job_expired after that); with a different request 409 idempotency_key_reused; while the first is still parsing 409 idempotency_in_progress.",
-        parameters: [formatQueryParameter, idempotencyParameter],
+        parameters: [formatQueryParameter, includeQueryParameter, idempotencyParameter],
         requestBody: uploadRequestBody,
       } as Record<string, unknown>,
     },

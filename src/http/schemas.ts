@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Enrichment, Insights } from "./insights-schemas.ts";
 import { listBanks } from "../engine/index.ts";
 import { ERROR_CLASSES } from "../error-classes.ts";
 
@@ -100,6 +101,7 @@ export const Transaction = z
     balance: z.string(),
     reference: z.string(),
     currency: z.string(),
+    enrichment: Enrichment.optional().describe("With include=insights only (docs/insights.md)"),
   })
   .meta({ id: "Transaction" });
 
@@ -190,6 +192,7 @@ export const ParseResponse = z
     checks: Checks,
     accounts: z.array(AccountSection).optional().describe("One entry per account section in print order; the first equals the top level"),
     integrity: Integrity.optional(),
+    insights: Insights.optional().describe("With include=insights only (docs/insights.md)"),
     sample: z.literal(true).optional().describe("Present (true) when the canned sample statement was returned instead of a parse (past a free monthly cap), as X-Sample says"),
   })
   .meta({ id: "ParseResponse" });

@@ -1,6 +1,6 @@
 import ExcelJS from "exceljs";
 import { splitDateTime } from "../engine/csv.ts";
-import { derivedBalanceText, OUTPUT_COLUMNS, type OutputRow, statementRows } from "../engine/statement-rows.ts";
+import { derivedBalanceText, INSIGHT_COLUMNS, insightCells, OUTPUT_COLUMNS, type OutputRow, statementRows } from "../engine/statement-rows.ts";
 import type { AccountSection, Checks, ParseResponse } from "../engine/types.ts";
 
 export const XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -39,22 +39,24 @@ function rowValues(r: OutputRow): (string | number | Date)[] {
   return [r.bank, r.account, excelDay(t.date) ?? t.date, time, t.narration, amountCell(t.debit), amountCell(t.credit), amountCell(t.balance), amountCell(derivedBalanceText(r)), t.reference, t.currency];
 }
 
-function transactionsSheet(book: ExcelJS.Workbook, source: XlsxSource): void {
+function transactionsSheet(book: ExcelJS.Workbook, source: XlsxSource, insights: boolean): void {
   const sheet = book.addWorksheet("Transactions", { views: [{ state: "frozen", ySplit: 1 }] });
-  sheet.columns = OUTPUT_COLUMNS.map((key) => ({
+  // With insights (?include=insights), category and counterparty follow the fixed columns.
+  const columns: readonly string[] = insights ? [...OUTPUT_COLUMNS, ...INSIGHT_COLUMNS] : OUTPUT_COLUMNS;
+  sheet.columns = columns.map((key) => ({
     header: key,
     key,
-    width: key === "narration" ? 48 : key === "reference" ? 28 : AMOUNT_COLUMNS.has(key) ? 16 : 12,
+    width: key === "narration" || key === "counterparty" ? 48 : key === "reference" ? 28 : AMOUNT_COLUMNS.has(key) ? 16 : 12,
     style: AMOUNT_COLUMNS.has(key) ? { numFmt: AMOUNT_FORMAT } : key === "date" ? { numFmt: "yyyy-mm-dd" } : {},
   }));
   sheet.getRow(1).font = { bold: true };
   let rows = 0;
   for (const r of statementRows(source)) {
     // Text cells are written as strings: a cell starting with `=` is text to exceljs, never a formula.
-    sheet.addRow(rowValues(r));
+    sheet.addRow(insights ? [...rowValues(r), ...insightCells(r.transaction)] : rowValues(r));
     rows++;
   }
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: OUTPUT_COLUMNS.length } };
+  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: columns.length } };
 }
 
 const yesNo = (v: boolean | null | undefined): string => (v === null || v === undefined ? "not printed" : v ? "yes" : "no");
@@ -113,10 +115,10 @@ function summarySheet(book: ExcelJS.Workbook, source: XlsxSource): void {
  * the header frozen and filtered) and a Summary sheet (metadata, checks and verdict of each account
  * section, and the integrity report). In memory; nothing touches disk.
  */
-export async function toXlsx(source: XlsxSource): Promise<Uint8Array<ArrayBuffer>> {
+export async function toXlsx(source: XlsxSource, options: { insights?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
   const book = new ExcelJS.Workbook();
   book.creator = "statement-parser";
-  transactionsSheet(book, source);
+  transactionsSheet(book, source, options.insights === true);
   summarySheet(book, source);
   const buffer = await book.xlsx.writeBuffer();
   return new Uint8Array(buffer as ArrayBuffer);
