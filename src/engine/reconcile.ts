@@ -62,7 +62,6 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     notes.push(swapNote(swapped.swaps));
   }
 
-  const swappedRows = swapped.swaps.map((s) => ({ row: s.at, seconds: s.seconds }));
   settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);
   // The first row's side is checked against the printed opening only when one side fits it
   // exactly; a printed opening that fits neither side is judged below.
@@ -201,7 +200,6 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
 
 /** Number of rows whose printed balance does not follow from the previous one. */
 function chainBreaks(rows: LedgerRow[], opening: Kobo | null): number {
-      ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
   let breaks = 0;
   let prev = opening;
   for (const r of rows) {

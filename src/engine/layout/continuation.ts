@@ -15,10 +15,6 @@ interface Block {
   tie: boolean;
   /** Top-of-page lines that end the last row of the page before (vertically centred documents). */
   carried: number;
-  /** Points a line may lie from the one before it and still continue its row (see lineReach). */
-  reach: number;
-  /** The widest gap stands out from every other (DECISIVE_GAP): it, not the rows' centring, splits the block. */
-  decisive: boolean;
 }
 
 /**
@@ -34,7 +30,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
   for (const p of pendings) {
     const last = blocks[blocks.length - 1];
     if (last && last.prev === p.prevRow && (p.prevRow >= 0 || last.lines[0]!.line.page === p.line.page)) last.lines.push(p);
-    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0, reach: 0, decisive: false });
+    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0 });
   }
   let above = 0;
   let below = 0;
@@ -54,7 +50,6 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       let best = k;
       for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
       b.tie = gaps.some((g, t) => t !== best && g * (1 + GAP_TIE) >= gaps[best]!);
-      b.decisive = gaps.every((g, t) => t === best || g * DECISIVE_GAP <= gaps[best]!);
       b.split = best;
       if (!b.tie) {
         if (best < k) above++;
@@ -70,11 +65,6 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
   const centred = above > 0 && above >= below ? centredSplits(blocks, rows) : null;
   if (centred) {
     blocks.forEach((b, i) => {
-      // A row whose cells are not all centred (a time wrapped onto a second line) still shows its
-      // end by the gap before the next row, when that gap stands out: lines that hug the row above
-      // stay with it. (Lines nearer the row below are left to the centring, which knows better
-      // where a short row squeezed between long ones ends.)
-      if (b.decisive && b.split > centred[i]!.split) return;
       b.split = centred[i]!.split;
       b.carried = centred[i]!.carried;
       b.tie = false;
@@ -82,13 +72,6 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
   }
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
-    // Rows that print text above their date line, at the top of a page: lines before a gap that
-    // stands out end the row cut by the page break (as centredSplits does for centred rows).
-    if (!centred && preferAbove && b.prev < 0 && b.next >= 0 && b.lines[0]!.carryRow >= 0) {
-      b.carried = pageBreakTail(b.lines.map((p) => p.line.y), rows[b.next]!.y);
-      b.split = b.carried;
-    }
-    b.reach = lineReach(b, rows);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
       for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
@@ -107,7 +90,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       let edge = row.y;
       for (let t = b.lines.length - 1; t >= b.split; t--) {
         const p = b.lines[t]!;
-        if (edge - p.line.y <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
+        if (edge - p.line.y <= CONTINUATION_GAP * p.line.h) {
           appendParts(row, p.parts, "before");
           edge = p.line.y;
         } else {
@@ -123,13 +106,11 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       const row = rows[b.prev]!;
       for (let t = 0; t < b.split; t++) {
         const p = b.lines[t]!;
-        if (p.line.y - row.lastY <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
+        if (p.line.y - row.lastY <= CONTINUATION_GAP * p.line.h) {
           appendParts(row, p.parts, "after");
           row.lastY = p.line.y;
         } else {
-          const rest = b.lines.slice(t, b.split);
-          if (b.next < 0 && (centred || preferAbove) && carryToNextPage(rest, rows, b.prev)) break;
-          for (const q of rest) outside.push(q.line);
+          for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
           break;
         }
       }
@@ -137,38 +118,6 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
-}
-
-/** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
-const DECISIVE_GAP = 2.5;
-
-/**
- * Lines at the foot of a page, clearly apart from the page's last row, in a document whose rows
- * print text above their date line: the top of the next page's first row, cut by the page break.
- * They are put before that row when they run together (each within the continuation gap).
- */
-function carryToNextPage(rest: Pending[], rows: RowDraft[], prev: number): boolean {
-  const next = rows[prev + 1];
-  const page = rest[0]!.line.page;
-  if (!next || next.page !== page + 1 || rows[prev]!.page !== page) return false;
-  if (!rest.every((p, k) => k === 0 || p.line.y - rest[k - 1]!.line.y <= CONTINUATION_GAP * p.line.h)) return false;
-  for (let k = rest.length - 1; k >= 0; k--) appendParts(next, rest[k]!.parts, "before");
-  return true;
-}
-
-/** A row's own lines may lie up to this many glyph heights apart (a taller font's line pitch), never more. */
-const WIDE_CONTINUATION_GAP = 3;
-
-/**
- * How far apart a block's lines may lie and still belong to their rows: the continuation gap, or,
- * between two rows whose separation is clear, up to a gap clearly narrower than that separation
- * (a description printed in a taller fallback font wraps at a wider pitch than the other cells).
- */
-function lineReach(b: Block, rows: RowDraft[]): number {
-  if (b.prev < 0 || b.next < 0 || b.tie) return 0;
-  const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
-  const separation = ys[b.split + 1]! - ys[b.split]!;
-  return Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, separation / (1 + GAP_TIE));
 }
 
 /** A row's text is centred on its date line when the middle of its lines is this close to it (glyph heights). */
