@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { ParseResponse, Transaction } from "../../src/engine/types.ts";
 import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
+import { readSse } from "../jobs/support/http.ts";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures");
 const server = await startTestServer({ FIRST_PARTY_IP_MONTHLY_CAP: "10000", OCR_WORKERS: "1", PARSE_TIMEOUT_MS: "240000" });
@@ -65,10 +66,19 @@ describe("scanned statements: read exactly by OCR, or refused", () => {
     if (body.checks.ocr!.repaired_rows.length > 0) expect(body.checks.verdict).toBe("partial");
   }, 180_000);
 
-  test("text flattened into vector outlines is read by OCR with every figure and date exact", async () => {
-    const res = await post("scans/fidelity-outlined.pdf");
-    const body = (await res.json()) as ParseResponse;
-    expect(res.status).toBe(200);
+  test("text flattened into vector outlines is read by OCR as a job, with per-page progress in SSE (stage ocr) and every figure and date exact", async () => {
+    const form = new FormData();
+    form.append("pdf", new Blob([readFileSync(join(FIXTURES, "scans/fidelity-outlined.pdf"))]), "statement.pdf");
+    const created = await server.fetch("/v1/parse/jobs", { method: "POST", headers: { authorization: `Bearer ${key}`, "x-first-party-client-ip": "203.0.113.9" }, body: form });
+    expect(created.status).toBe(202);
+    const { stream_url } = (await created.json()) as { stream_url: string };
+    const { events } = await readSse(await server.fetch(stream_url));
+    const progress = events.filter((e) => e.event === "message").map((e) => JSON.parse(e.data) as { stage: string; current: number; total: number });
+    expect(progress.filter((p) => p.stage === "ocr").at(-1)).toEqual({ stage: "ocr", current: 1, total: 1 });
+    expect(progress.at(-1)).toEqual({ stage: "assemble", current: 1, total: 1 });
+    const last = events.at(-1)!;
+    expect(last.event).toBe("result");
+    const body = JSON.parse(last.data) as ParseResponse;
     expect(body.row_wise_reconcilable).toBe(true);
     assertExactFigures(body, "fidelity");
     expect(body.transactions.map((t) => t.date)).toEqual(expectedOf("fidelity").transactions.map((t) => t.date));

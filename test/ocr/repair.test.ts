@@ -1,0 +1,119 @@
+/**
+ * The chain's repair rule on its own (pure): which OCR misreadings it undoes, and the ones it must
+ * never "fix" (a digit added, a missing row, a break with no confirmed neighbours).
+ */
+import { describe, expect, test } from "bun:test";
+import { confusionOf } from "../../src/engine/ocr/confusions.ts";
+import { rewriteAmount } from "../../src/engine/ocr/normalize.ts";
+import { chainRepairs } from "../../src/engine/ocr/repair.ts";
+import type { AccountSection, Checks, Transaction } from "../../src/engine/types.ts";
+
+const k = (naira: string) => BigInt(naira.replace(".", ""));
+
+describe("confusionOf: a single misreading of the true value, or null", () => {
+  test("one digit substituted", () => expect(confusionOf(k("1834.50"), k("1534.50"))).toBe("digit_substituted"));
+  test("decimal point lost", () => expect(confusionOf(k("375.00"), k("3.75"))).toBe("decimal_point_lost"));
+  test("decimal point read as 1 or 7", () => {
+    expect(confusionOf(k("3175.00"), k("3.75"))).toBe("decimal_point_read_as_1");
+    expect(confusionOf(k("3775.00"), k("3.75"))).toBe("decimal_point_read_as_7");
+  });
+  test("a digit added is never a confusion (3.75 is not 53.75)", () => {
+    expect(confusionOf(k("3.75"), k("53.75"))).toBeNull();
+    expect(confusionOf(k("53.75"), k("3.75"))).toBeNull();
+  });
+  test("two digits changed, or a sign changed, is not one confusion", () => {
+    expect(confusionOf(k("1834.50"), k("1534.70"))).toBeNull();
+    expect(confusionOf(-k("10.00"), k("10.00"))).toBeNull();
+  });
+});
+
+describe("rewriteAmount: separators with one meaning", () => {
+  test("points as thousands separators", () => expect(rewriteAmount("5.000.00")).toBe("5,000.00"));
+  test("comma as decimal point", () => expect(rewriteAmount("1,234,56")).toBe("1,234.56"));
+  test("a date, a time or a plain amount is left alone", () => {
+    for (const t of ["12.05.2024", "12:30", "1,234.56", "5.00"]) expect(rewriteAmount(t)).toBeNull();
+  });
+});
+
+function section(rows: [debit: string, credit: string, balance: string][], opening = "1000.00", closing = ""): AccountSection {
+  const transactions: Transaction[] = rows.map(([debit, credit, balance]) => ({ date: "2024-01-01T00:00:00+01:00", narration: "x", debit, credit, balance, reference: "", currency: "NGN" }));
+  const checks = {
+    row_chain: false,
+    first_break_index: null,
+    balances_derived: false,
+    totals_match: null,
+    closing_balance_match: closing === "" ? null : false,
+    reversed: false,
+    count_match: null,
+    opening_balance_source: "statement",
+    kobo_rounding_rows: [],
+    notes: [],
+    verdict: "unverified",
+    assumed: [],
+  } satisfies Checks;
+  return {
+    metadata: { bank: "", account_holder: "", account_number_masked: "", statement_period_start: "", statement_period_end: "", opening_balance: opening, closing_balance: closing },
+    totals: { credit: "0.00", debit: "0.00" },
+    row_wise_reconcilable: false,
+    checks,
+    transactions,
+  };
+}
+
+describe("chainRepairs", () => {
+  test("an amount with one digit misread, both balances around it confirmed, is repaired", () => {
+    const s = section([
+      ["100.00", "0.00", "900.00"],
+      ["80.00", "0.00", "850.00"], // truly 50.00
+      ["0.00", "150.00", "1000.00"],
+    ]);
+    expect(chainRepairs(s)).toEqual([{ row: 1, field: "debit", printed: k("80.00"), used: k("50.00"), confusion: "digit_substituted" }]);
+  });
+
+  test("a balance with its decimal point lost is repaired when the next link confirms it", () => {
+    const s = section([
+      ["100.00", "0.00", "900.00"],
+      ["3.75", "0.00", "89625.00"], // truly 896.25
+      ["0.00", "3.75", "900.00"],
+    ]);
+    expect(chainRepairs(s)).toEqual([{ row: 1, field: "balance", printed: k("89625.00"), used: k("896.25"), confusion: "decimal_point_lost" }]);
+  });
+
+  test("a break that a missing row explains is never repaired (3.75 never becomes 53.75)", () => {
+    // A 50.00 row between the first two is missing: 950.00 - 3.75 printed as 896.25.
+    const s = section([
+      ["50.00", "0.00", "950.00"],
+      ["3.75", "0.00", "896.25"],
+      ["0.00", "3.75", "900.00"],
+    ]);
+    expect(chainRepairs(s)).toEqual([]);
+  });
+
+  test("two neighbouring breaks with no confirmed balance between them are left as breaks", () => {
+    const s = section([
+      ["100.00", "0.00", "900.00"],
+      ["80.00", "0.00", "850.00"],
+      ["90.00", "0.00", "800.00"],
+      ["0.00", "150.00", "950.00"],
+    ]);
+    expect(chainRepairs(s)).toEqual([]);
+  });
+
+  test("a row with no amount read is never given one", () => {
+    const s = section([
+      ["100.00", "0.00", "900.00"],
+      ["0.00", "0.00", "850.00"],
+      ["0.00", "150.00", "1000.00"],
+    ]);
+    expect(chainRepairs(s)).toEqual([]);
+  });
+
+  test("balances the statement does not print are never repaired", () => {
+    const s = section([
+      ["100.00", "0.00", "900.00"],
+      ["80.00", "0.00", "850.00"],
+    ]);
+    s.checks.balances_derived = true;
+    expect(chainRepairs(s)).toEqual([]);
+  });
+});
