@@ -61,6 +61,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     rows = swapped.rows;
     notes.push(swapNote(swapped.swaps));
   }
+  const swappedRows = swapped.swaps.map((s) => ({ row: s.at, seconds: s.seconds }));
 
   settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);
   // The first row's side is checked against the printed opening only when one side fits it
@@ -191,6 +192,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
       count_match: countMatch,
       opening_balance_source: openingSource,
       kobo_rounding_rows: koboRows,
+      ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
       notes,
       assumed,
       verdict: verdictOf({ row_chain: rowChain, totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch, assumed }, rowWiseReconcilable),

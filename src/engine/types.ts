@@ -104,6 +104,12 @@ export interface Checks {
    * `amount`, what the other row supplied to this one's chain (src/engine/chain/cross-section.ts).
    */
   cross_section_links?: { row: number; other_section: number; other_row: number; amount: string }[];
+  /**
+   * Pairs of adjacent rows stamped within seconds of each other (src/engine/chain/reorder.ts) that
+   * are returned swapped, because only the swapped order chains: `row` is the 0-based index of the
+   * pair's first row in `transactions`, `seconds` how far apart their timestamps are.
+   */
+  swapped_rows?: { row: number; seconds: number }[];
   /** The first section's printed totals and counts cover every section and agree with their sum (src/engine/sections/combined.ts). */
   statement_totals_match?: boolean;
   /** Present when the statement was read by OCR (src/engine/ocr/read.ts). */

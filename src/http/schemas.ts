@@ -146,6 +146,10 @@ export const Checks = z
       .array(z.looseObject({ row: z.number().int(), other_section: z.number().int(), other_row: z.number().int(), amount: z.string() }))
       .optional()
       .describe("Rows whose chain break is exactly what a row of another section (index in accounts) moved at the same time: one transaction paid from both (e.g. a wallet payment topped up from savings); amount is what the other row supplied"),
+    swapped_rows: z
+      .array(z.looseObject({ row: z.number().int(), seconds: z.number().int() }))
+      .optional()
+      .describe("Adjacent rows stamped seconds apart returned swapped because only that order chains: the pair's first row (0-based) and their distance in seconds"),
     statement_totals_match: z.boolean().optional().describe("The printed totals and counts cover every section and agree with their sum"),
   })
   .meta({ id: "Checks" });

@@ -297,7 +297,10 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   const { line, parts } = tl;
   // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
   const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === st.lastTablePage && line.y - st.lastTableY <= CONTINUATION_GAP * line.h;
-  if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow) {
+  // Nor is a bare number at the top of a page, inside the table's columns, that is not the page's
+  // number: the end of a reference cut by the page break ("...858531" / "6").
+  const cutEnd = BARE_NUMBER.test(line.text.trim()) && Number(line.text.trim()) !== line.page && st.rows.length === st.pageFirstRow && st.rows.length > 0 && st.headerPage !== line.page;
+  if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow && !cutEnd) {
     st.outside.push(line);
     return;
   }
