@@ -36,6 +36,15 @@ function moneyAxisSize(_u: uPlot, values: string[] | null): number {
   const ctx = measurer;
   return Math.ceil(Math.max(...values.map((v) => ctx.measureText(String(v ?? "")).width))) + AXIS_CHROME;
 }
+/** Width one month label ("2024-01") needs with some air, px. */
+const MONTH_LABEL_PX = 64;
+
+/** Every month when their labels fit side by side, else every second, third… so none overlap. */
+function monthSplits(xs: number[], width: number): number[] {
+  const step = Math.max(1, Math.ceil((xs.length * MONTH_LABEL_PX) / Math.max(1, width - 100)));
+  return xs.filter((i) => i % step === 0);
+}
+
 /** Room on the right and top of each plot for the last time or month label and the top money label, px. */
 const PADDING: uPlot.Padding = [12, 28, 0, 0];
 
@@ -127,7 +136,7 @@ export class Charts {
         // Bars start at zero, whatever the smallest month.
         scales: { x: { time: false, range: [-0.6, Math.max(0.6, months.length - 0.4)] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.08 : 1] } },
         padding: PADDING,
-        axes: [{ font: AXIS_FONT, splits: () => xs, values: (_u, vals) => vals.map((v) => months[Math.round(v)]?.month ?? "") }, { values: axisMoney, size: moneyAxisSize, font: AXIS_FONT }],
+        axes: [{ font: AXIS_FONT, splits: (u) => monthSplits(xs, u.width), values: (_u, vals) => vals.map((v) => months[Math.round(v)]?.month ?? "") }, { values: axisMoney, size: moneyAxisSize, font: AXIS_FONT }],
         series: [
           { label: "Month", value: (_u, v) => months[Math.round(v)]?.month ?? "" },
           { label: "Money in", fill: IN_COLOUR, stroke: IN_COLOUR, paths: bars(-1), points: { show: false }, value: (_u, v) => (v == null ? "" : money(v.toFixed(2))) },
