@@ -1,8 +1,10 @@
 import { ConfigError } from "./config.ts";
+import { installLastResort } from "./last-resort.ts";
 import { startServer } from "./server.ts";
 
 try {
   const server = await startServer();
+  installLastResort(server.log);
   let stopping = false;
   const shutdown = async (signal: string) => {
     // Draining takes up to SHUTDOWN_GRACE_S and ends with the metering flush. A repeated signal

@@ -226,10 +226,12 @@ describe("documents with one 1 MB line: parse and redaction each finish in bound
     expect(ms).toBeLessThan(DOCUMENT_BOUND_MS);
   });
 
-  test("XLSX: redaction, with a 1 MB cell", async () => {
+  test("XLSX: redaction, with a 1 MB cell, is refused (Excel holds 32,767 characters in a cell), quickly", async () => {
+    // As the PDF with such a line: no statement has it, and the zip guard refuses it before exceljs
+    // builds it (a 64 MiB one took 70 s to redact; issue 29).
     const bytes = await statementXlsx(line);
-    const { ms, value } = await timed(() => redactDocument(bytes));
-    expect(value.redactions).toBeGreaterThanOrEqual(2);
+    const { ms, value } = await timed(() => redactDocument(bytes).catch((e: unknown) => e));
+    expect((value as { errorClass?: string }).errorClass).toBe("unsupported_format");
     expect(ms).toBeLessThan(DOCUMENT_BOUND_MS);
   });
 
