@@ -15,11 +15,13 @@ type FeeKind = "vat" | "emtl" | "stamp_duty" | "charge" | "levy";
 const isFee = (r: InsightRow): boolean => r.enrichment.category === "bank_charge" || r.enrichment.category === "tax_levy";
 
 function kindOf(r: InsightRow, f: CompiledFees): FeeKind {
+  // A bank's fee with its VAT on the same row ("COMMISSION + VAT") is a charge, not a VAT row.
+  if (r.enrichment.category === "bank_charge") return "charge";
   const has = (set: Set<string>) => [...r.found].some((p) => set.has(p));
   if (has(f.vat)) return "vat";
   if (has(f.emtl)) return "emtl";
   if (has(f.stampDuty)) return "stamp_duty";
-  return r.enrichment.category === "bank_charge" ? "charge" : "levy";
+  return "levy";
 }
 
 const bandFee = (amount: Kobo, f: CompiledFees): Kobo | undefined => f.bands.find((b) => b.upTo === null || amount <= b.upTo)?.fee;

@@ -36,13 +36,15 @@ function original(rows: readonly InsightRow[], r: InsightRow): number | null {
 
 /** Reversed and bounced (returned unpaid, failed) items, each with the row it undoes when found. */
 export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>): Returned {
-  const items = rows.filter((r) => r.enrichment.category === "reversal" || [...r.found].some((p) => bounced.has(p)));
+  const isBounced = (r: InsightRow) => [...r.found].some((p) => bounced.has(p));
+  const items = rows.filter((r) => r.enrichment.category === "reversal" || isBounced(r));
   return {
     reversed_in: figure(items.filter((r) => r.credit > 0n), "credit"),
     reversed_out: figure(items.filter((r) => r.debit > 0n), "debit"),
     items: items.map((r) => ({
       row: r.index,
-      kind: r.enrichment.category === "reversal" ? "reversal" : "bounced",
+      // A returned cheque is a bounce even where its words also read as a reversal.
+      kind: isBounced(r) ? "bounced" : "reversal",
       amount: formatKobo(r.credit > 0n ? r.credit : r.debit),
       reverses: original(rows, r),
     })),
