@@ -82,9 +82,9 @@ function readOrEmpty(s: SectionScan, ctx: Parameters<typeof emptySection>[1]): R
 /** A wallet row may name the savings account's full number ("Auto-save to 5120448093"): every section's number is masked everywhere. */
 function maskEveryAccount(read: ReadSection[]): void {
   const scrubbers = [...new Set(read.map((r) => r.facts.accountNumber).filter((n): n is string => n !== null))].map(accountScrubber);
-  const scrub = (text: string) => scrubbers.reduce((t, f) => f(t), text);
+  const scrub = (text: string, field?: "reference") => scrubbers.reduce((t, f) => f(t, field), text);
   for (const r of read) {
     r.section.metadata.account_holder = scrub(r.section.metadata.account_holder);
-    r.section.transactions = r.section.transactions.map((t) => ({ ...t, narration: scrub(t.narration), reference: scrub(t.reference) }));
+    r.section.transactions = r.section.transactions.map((t) => ({ ...t, narration: scrub(t.narration), reference: scrub(t.reference, "reference") }));
   }
 }

@@ -15,7 +15,7 @@ import { DEFAULT_PDF_EXTRACTOR, openDocument, type PdfExtractorName, readPages }
 import { pageTreeUpdate } from "./pdf/page-tree.ts";
 import { sniff } from "./sniff.ts";
 import type { ExtractedDocument, PageText, ParseOptions, ParseResponse } from "./types.ts";
-import { extractXlsx } from "./xlsx/extract.ts";
+import { readXlsx } from "./xlsx/extract.ts";
 import { extractSpreadsheetMl } from "./xml/spreadsheetml.ts";
 
 export { assembleStatement } from "./assemble.ts";
@@ -76,14 +76,16 @@ async function extractWithInfo(bytes: Uint8Array, opts: ParseOptions): Promise<{
   }
   opts.onProgress?.({ stage: "extract", current: 0, total: 1 });
   const maxRows = opts.limits?.maxXlsxRows ?? DEFAULT_MAX_XLSX_ROWS;
-  const sheets =
+  const { sheets, properties } =
     kind === "html"
-      ? extractHtmlTables(bytes)
+      ? { sheets: extractHtmlTables(bytes), properties: [] }
       : kind === "spreadsheetml"
-        ? extractSpreadsheetMl(bytes, { maxRows })
-        : await extractXlsx(bytes, { maxRows, maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES });
+        ? { sheets: extractSpreadsheetMl(bytes, { maxRows }), properties: [] }
+        : await readXlsx(bytes, { maxRows, maxInflatedBytes: opts.limits?.maxXlsxInflatedBytes ?? DEFAULT_MAX_XLSX_INFLATED_BYTES });
   opts.onProgress?.({ stage: "extract", current: 1, total: 1 });
-  return { doc: { kind: "sheet", producer: kind, sheets } };
+  // Bank detection reads the producer: a sheet's document properties and sheet names name its maker
+  // where the cells do not ("GTBank Statement" as a sheet name, a bank as the docProps company).
+  return { doc: { kind: "sheet", producer: [kind, ...properties, ...sheets.map((s) => s.name)].join(" / "), sheets } };
 }
 
 async function extractPagesChecked(bytes: Uint8Array, opts: ParseOptions) {

@@ -31,4 +31,12 @@ export interface PrintedTotals {
 export interface PrintedFigures extends PrintedTotals {
   /** The printed credit total may include the opening balance (bank quirk). */
   creditTotalMayIncludeOpening: boolean;
+  /**
+   * Every labelled closing balance the section's lines print, in print order. A first page may
+   * print the whole customer's (all pockets) before the section's own summary: the one the rows
+   * end on is the section's (reconcile.ts).
+   */
+  closingCandidates?: Kobo[];
+  /** Every labelled opening balance, in print order (as closingCandidates). */
+  openingCandidates?: Kobo[];
 }

@@ -45,6 +45,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     rows.reverse();
     notes.push("Rows were listed newest first and have been put oldest first.");
   }
+  printed = ownOpening(rows, printed, notes, assumed);
 
   const ordering = orderByChain(rows, printed.opening);
   if (ordering.reorderedGroups.length > 0) {
@@ -153,9 +154,17 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     if (!creditOk) notes.push(`Printed total credit ${formatKobo(printed.totalCredit!)} differs from the rows' ${formatKobo(totalCredit)}.`);
   }
   let closingMatch: boolean | null = null;
-  if (printed.closing !== null) {
-    closingMatch = printed.closing === lastBalance;
-    if (!closingMatch) notes.push(`Printed closing balance ${formatKobo(printed.closing)} differs from the last row's ${formatKobo(lastBalance)}.`);
+  let printedClosing = printed.closing;
+  if (printedClosing !== null && printedClosing !== lastBalance && printed.closingCandidates?.includes(lastBalance)) {
+    // A first page may sum every pocket of the customer before the section's own summary: the
+    // section's closing is the labelled figure its rows end on; the other is reported, not used.
+    notes.push(`The closing balance printed first (${formatKobo(printedClosing)}) is not this section's; its own printed closing balance ${formatKobo(lastBalance)} agrees with the rows and was used.`);
+    assumed.push(`The first printed closing balance ${formatKobo(printedClosing)} was taken to cover more than this section (the whole customer's pockets).`);
+    printedClosing = lastBalance;
+  }
+  if (printedClosing !== null) {
+    closingMatch = printedClosing === lastBalance;
+    if (!closingMatch) notes.push(`Printed closing balance ${formatKobo(printedClosing)} differs from the last row's ${formatKobo(lastBalance)}.`);
   }
   let countMatch: boolean | null = null;
   if (printed.debitCount !== null || printed.creditCount !== null) {
@@ -177,7 +186,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   return {
     rows: out,
     opening,
-    closing: printed.closing ?? lastBalance,
+    closing: printedClosing ?? lastBalance,
     totalDebit,
     totalCredit,
     rowWiseReconcilable,
@@ -233,4 +242,24 @@ function settleUnsided(rows: LedgerRow[], opening: Kobo | null, notes: string[])
     prev = r.balance ?? (prev === null ? null : prev + r.credit - r.debit);
   }
   if (unresolved > 0) notes.push(`${unresolved} unsigned amount(s) could not be placed from the balance movement and were read as debits.`);
+}
+
+/**
+ * A first page may sum every pocket of the customer (opening and closing) before the section's own
+ * summary. When the opening printed first does not lead into the first row and exactly one other
+ * labelled opening does, that one is the section's; the first is reported and taken to be wider.
+ */
+function ownOpening<T extends LedgerRow>(rows: T[], printed: PrintedFigures, notes: string[], assumed: string[]): PrintedFigures {
+  const head = rows[0];
+  const first = printed.opening;
+  if (!head || first === null || !printed.openingCandidates || head.balanceBefore != null) return printed;
+  // Rows of the first timestamp may be printed out of balance order: any of them may be the first.
+  const leading = rows.filter((r) => r.sortKey === head.sortKey);
+  const opens = (k: Kobo) => leading.some((r) => linkOf(k, r) !== "break");
+  if (opens(first)) return printed;
+  const own = printed.openingCandidates.filter((k) => k !== first && opens(k));
+  if (own.length !== 1) return printed;
+  notes.push(`The opening balance printed first (${formatKobo(first)}) does not lead into the rows; the section's own printed opening balance ${formatKobo(own[0]!)} does and was used.`);
+  assumed.push(`The first printed opening balance ${formatKobo(first)} was taken to cover more than this section (the whole customer's pockets).`);
+  return { ...printed, opening: own[0]! };
 }

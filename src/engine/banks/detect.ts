@@ -1,3 +1,4 @@
+import { labelRole } from "../layout/header.ts";
 import type { BankProfile } from "./profile.ts";
 import { BANK_PROFILES } from "./profiles.ts";
 
@@ -24,6 +25,18 @@ export interface Detection {
  * lines, a currency sign glued on) without losing the bank.
  */
 export const HEADING_SET_MIN_SHARE = 0.8;
+
+/**
+ * Headings every bank prints ("Value Date", "Debits", "Balance") tell no bank apart: a set that has
+ * wording of its own (headings the column vocabulary names no role for: "Originating Branch",
+ * "CREATE DATE", "DESC", "Settlement Debit") decides only when this share of those is among the
+ * table's headings too, so a lookalike table with only the common headings stays unknown. (A set
+ * made only of common headings keeps the plain share rule.)
+ */
+export const DISTINCTIVE_MIN_SHARE = 0.8;
+
+/** A heading is distinctive when the column vocabulary, read strictly, names no role for it. */
+export const isDistinctiveHeading = (heading: string): boolean => labelRole(heading, true) === null;
 
 const normalise = (s: string) => s.toLowerCase().replace(/\s+/g, " ");
 
@@ -88,9 +101,9 @@ export function detectBank(input: DetectionInput | string, profiles: readonly Ba
     }
     for (const set of profile.headings) {
       const found = headingsInOrder(heads, set);
-      const score = found / set.length;
-      if (score >= HEADING_SET_MIN_SHARE) consider({ profile, score, at: headingsAt });
-      else partial = Math.max(partial, score);
+      const score = found.filter(Boolean).length / set.length;
+      if (score >= HEADING_SET_MIN_SHARE && ownWordingFound(set, found)) consider({ profile, score, at: headingsAt });
+      else partial = Math.max(partial, Math.min(score, HEADING_SET_MIN_SHARE - 0.01));
     }
     if (sortCode && profile.sortCodes.includes(sortCode[1]!)) consider({ profile, score: 1, at: sortCode.index });
   }
@@ -99,17 +112,22 @@ export function detectBank(input: DetectionInput | string, profiles: readonly Ba
   return { profile: null, markerCoverage: Math.round(partial * 100) };
 }
 
-/** How many of `set` occur in `heads` one after another (a heading not found is skipped). */
-function headingsInOrder(heads: string, set: readonly string[]): number {
+/** Which headings of `set` occur in `heads` one after another (a heading not found is skipped). */
+function headingsInOrder(heads: string, set: readonly string[]): boolean[] {
   let cursor = 0;
-  let found = 0;
-  for (const h of set) {
+  return set.map((h) => {
     const hit = find(heads, h, cursor);
-    if (!hit) continue;
-    found++;
+    if (!hit) return false;
     cursor = hit.end;
-  }
-  return found;
+    return true;
+  });
+}
+
+/** Enough of the set's distinctive headings were found (trivially, when it has none). */
+function ownWordingFound(set: readonly string[], found: boolean[]): boolean {
+  const own = set.map((h, i) => ({ distinctive: isDistinctiveHeading(h), found: found[i]! })).filter((h) => h.distinctive);
+  if (own.length === 0) return true;
+  return own.filter((h) => h.found).length >= Math.ceil(DISTINCTIVE_MIN_SHARE * own.length);
 }
 
 export function profileById(id: string): BankProfile | undefined {

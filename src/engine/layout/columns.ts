@@ -141,7 +141,9 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
     }
     for (let j = 0; j < m; j++) {
       const col = columns[j]!;
-      const own = typeCost(cell.kind, col.role, cell.text);
+      // A dash inside a text column's band is that text's punctuation ("ENTERPRISES" / "- UCHENNA"
+      // wrapped in a name cell), not the placeholder of an amount column beside it.
+      const own = cell.kind === "empty" && TEXTUAL.has(col.role) && Math.min(cell.x1, col.x1) > Math.max(cell.x0, col.x0) ? 0 : typeCost(cell.kind, col.role, cell.text);
       if (own >= FORBIDDEN) continue;
       const total = own + distanceWeight * distanceCost(cell, col, width);
       // From states whose last column is left of j, or j itself when it may hold several cells.
@@ -235,6 +237,66 @@ function learnTextBands(out: Column[], anchors: Line[], tol: number): void {
     const prev = out[j - 1];
     // Never reach back over the previous column's own label.
     if (!prev || e.x0 >= prev.x1) col.x0 = Math.min(col.x0, e.x0);
+  });
+}
+
+/**
+ * Share of the dated lines whose runs must show a word starting at one x for that x to be a column
+ * edge, and at least this many lines: on a page of three or four rows, words of short narrations
+ * line up by chance.
+ */
+const MIN_GLUED_SUPPORT = 0.5;
+const MIN_GLUED_LINES = 5;
+/** Share of the runs crossing a column edge that must have a word starting at it. */
+const GLUED_EDGE_SHARE = 0.9;
+
+/**
+ * A text column printed so close to the one before it that every row's two values come out as one
+ * run ("E-CHANNELS SALARY JAN 2024" under Originating Branch and Remarks): the second column's
+ * left edge is where a word inside those runs starts at the same x on many rows (a left-aligned
+ * column; words of free text do not line up). The edge closest to the column's own heading, right
+ * of the previous heading's start and left of this heading's centre, moves the column's left edge
+ * there, so cutAtColumnEdges parts the runs and the branch stays out of the narration.
+ */
+function learnGluedEdges(out: Column[], header: Column[], anchors: Line[], tol: number): void {
+  if (anchors[0]?.source === "sheet") return;
+  out.forEach((col, j) => {
+    const prev = header[j - 1];
+    if (!prev || !TEXTUAL.has(col.role) || !TEXTUAL.has(prev.role)) return;
+    const centre = (header[j]!.x0 + header[j]!.x1) / 2;
+    const runs: Cell[] = [];
+    const starts: number[] = [];
+    for (const line of anchors) {
+      for (const c of line.cells) {
+        if (c.kind !== "text" || !c.words || c.x0 >= header[j]!.x0) continue;
+        runs.push(c);
+        for (const w of c.words.slice(1)) if (w.x0 > prev.x0 + tol && w.x0 <= centre) starts.push(w.x0);
+      }
+    }
+    if (starts.length === 0) return;
+    const { ids, sizes } = clusterIds(starts, tol);
+    const need = Math.max(MIN_GLUED_LINES, MIN_GLUED_SUPPORT * anchors.length);
+    // Each strong cluster's left end; the one nearest the heading is the column's edge.
+    const lefts = new Map<number, number>();
+    starts.forEach((x, i) => {
+      const id = ids[i]!;
+      if (sizes[id]! >= need) lefts.set(id, Math.min(lefts.get(id) ?? Infinity, x));
+    });
+    // A column edge parts every run that crosses it at a word start; a word that recurs only in
+    // narrations of one template ("NIP TRANSFER", "POS PURCHASE @") is crossed mid-word by the rest.
+    const edges = [...lefts.values()].filter((x) => {
+      const crossing = runs.filter((c) => c.x0 < x - tol && c.x1 > x + tol);
+      const parted = crossing.filter((c) => c.words!.some((w) => Math.abs(w.x0 - x) <= tol));
+      return crossing.length > 0 && parted.length >= GLUED_EDGE_SHARE * crossing.length;
+    });
+    if (edges.length === 0) return;
+    const edge = Math.max(...edges);
+    if (edge >= col.x0) return;
+    col.x0 = edge;
+    const before = out[j - 1]!;
+    // Ending the previous band short of the edge: a cell starting at the edge then belongs here, not there.
+    before.x1 = Math.min(before.x1, edge - tol);
+    if (before.x1 < before.x0) before.x1 = before.x0;
   });
 }
 
@@ -354,6 +416,33 @@ function settleOnSides(columns: Column[]): void {
   for (const c of columns) if (c.role === "amount") c.role = "extra_amount";
 }
 
+/**
+ * In a sheet every heading is a cell of its own column; a group heading over debit and credit is a
+ * merged cell shown in the first column it covers. An amount heading in a column that is neither
+ * the debit's nor the credit's heads a column of its own.
+ */
+function amountInOwnCell(columns: Column[]): boolean {
+  const overlaps = (a: Column, b: Column) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+  const sides = columns.filter((c) => c.role === "debit" || c.role === "credit");
+  return columns.some((c) => c.role === "amount" && sides.every((s) => !overlaps(c, s)));
+}
+
+/**
+ * The amount, debit and credit headings each stand over a column of figures of their own (three
+ * different aligned groups): the amount is a figure beside the movement (a Transaction Amount
+ * beside Settlement Debit and Settlement Credit), never a group heading over the two. It is settled
+ * on the sides whatever the total count of groups (charge and fee columns of zeros, and placeholders,
+ * make that count unreliable on wide exports).
+ */
+function eachSideHasFigures(columns: Column[], groups: Group[]): boolean {
+  const under = (role: ColumnRole) => {
+    const col = columns.find((c) => c.role === role);
+    return col ? groups.flatMap((g, k) => (Math.min(g.x1, col.x1) - Math.max(g.x0, col.x0) > 0 ? [k] : [])) : [];
+  };
+  const [amount, debit, credit] = [under("amount"), under("debit"), under("credit")];
+  return amount.some((a) => debit.some((d) => d !== a && credit.some((c) => c !== a && c !== d)));
+}
+
 /** Debit, credit and amount columns all present: the only case settleOnSides changes anything (checked before counting the figures' groups, once per repeated header). */
 const mayHaveGrossAmount = (columns: Column[]): boolean =>
   columns.some((c) => c.role === "debit") && columns.some((c) => c.role === "credit") && columns.some((c) => c.role === "amount");
@@ -405,7 +494,9 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   // Every line's figures count here: a centred row may print its date on a line of its own.
   if (mayHaveGrossAmount(out)) {
     const figures = body.flatMap((l) => l.cells.filter((c) => c.kind === "money"));
-    if (alignedGroups(figures, t).length === moneyIdx.length) settleOnSides(out);
+    const groups = alignedGroups(figures, t);
+    const sheet = body[0]?.source === "sheet";
+    if (groups.length === moneyIdx.length || (sheet ? amountInOwnCell(columns) : eachSideHasFigures(columns, groups))) settleOnSides(out);
   }
   learnTextBands(out, anchors, t);
   // Text and date columns are left-aligned under their label and run up to the next column.
@@ -427,6 +518,8 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
     if (next) col.x1 = Math.min(col.x1, next.x0);
     if (col.x1 < col.x0) col.x1 = col.x0;
   }
+  // After that: the edge is read from the rows themselves, which outweighs a heading printed wider than its column.
+  learnGluedEdges(out, columns, anchors, t);
   return out;
 }
 

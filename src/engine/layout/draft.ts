@@ -18,6 +18,17 @@ export interface RowDraft {
   dropped: string[];
   /** The date was taken from the row above (a date printed once per day), not printed on this row. */
   inherited?: boolean;
+  /** The row's date cell ran over the page end and ends at this line of the next page. */
+  continuedOn?: { page: number; y: number };
+  /** Where each role's text came from, line by line, as appendParts built it (see orderPieces). */
+  pieces?: Partial<Record<ColumnRole, TextPiece[]>>;
+}
+
+/** One line's text of one role of a row, and where that line is printed. */
+export interface TextPiece {
+  page: number;
+  y: number;
+  text: string;
 }
 
 /** An undated line with amounts: an opening-balance line before the rows, a totals/closing line after. */

@@ -20,6 +20,8 @@ export interface Line {
   source: "pdf" | "sheet";
   /** Baseline of the lowest line a date broken over lines reached before it was put back together (layout/stitch.ts). */
   bottom?: number;
+  /** The date's last piece when the date ran over the page end: the row goes on at the top of that page. */
+  continuedOn?: { page: number; y: number };
 }
 
 /** Two items share a line when their baselines differ by less than this share of the glyph height. */

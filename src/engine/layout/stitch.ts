@@ -62,7 +62,7 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
       cells[k] = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
       const lastLine = out[last.line]!;
       // The row still reaches down to where the date ended (same page), for its continuation lines.
-      out[i] = { ...withCells(line, cells), bottom: lastLine.page === line.page ? lastLine.y : line.y };
+      out[i] = { ...withCells(line, cells), bottom: lastLine.page === line.page ? lastLine.y : line.y, ...(lastLine.page !== line.page ? { continuedOn: { page: lastLine.page, y: lastLine.y } } : {}) };
       for (const p of stitched.pieces) {
         const below = out[p.line]!;
         out[p.line] = withCells(below, below.cells.filter((_, n) => n !== p.cell));
@@ -88,9 +88,9 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
   for (let j = i + 1; j < lines.length && j <= i + MAX_PIECES + 2 && pieces.length < MAX_PIECES - 1; j++) {
     const below = lines[j]!;
     if (below.cells.length === 0) continue;
-    // A row split by a page break continues on the next page, under its repeated header.
-    const lastOnPage = lines[i + 1]?.page !== line.page;
-    if (below.page === prev.page ? below.y - prev.y > NEXT_LINE * line.h : !lastOnPage || below.page !== line.page + 1) break;
+    // A row split by a page break continues on the next page, under its repeated header. Every
+    // line between the last piece and the page end was within NEXT_LINE of it (else the loop ended).
+    if (below.page === prev.page ? below.y - prev.y > NEXT_LINE * line.h : below.page !== prev.page + 1) break;
     // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
     const m = below.cells.findIndex((c) => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol);
     if (m < 0) continue;

@@ -61,11 +61,22 @@ export function maskAccountNumber(printed: string | null): string {
   return out.reverse().join("");
 }
 
-/** A function that replaces every whole-token occurrence of the account number in free text by its mask. */
-export function accountScrubber(account: string | null): (text: string) => string {
+/**
+ * What a scrubber is given: free text (narration, holder), where every occurrence of the number is
+ * masked, or a reference, where the number is masked only when it stands as a word of its own.
+ */
+export type ScrubbedField = "text" | "reference";
+
+/**
+ * A function that replaces every whole-token occurrence of the account number by its mask. In a
+ * reference the number glued into a longer identifier ("MCJS|INTR|...|2025-08|0123456789_CREDIT_1")
+ * is part of that identifier, which the bank's own records are searched by: it stays as printed.
+ */
+export function accountScrubber(account: string | null): (text: string, field?: ScrubbedField) => string {
   // A masked number hides its digits already; only a full number can leak through narrations.
   if (!account || account.length < 6 || !/^\d+$/.test(account)) return (text) => text;
   const re = new RegExp(`(?<!\\d)${account}(?!\\d)`, "g");
+  const word = new RegExp(`(?<!\\S)${account}(?!\\S)`, "g");
   const mask = maskAccountNumber(account);
-  return (text) => (text.includes(account) ? text.replace(re, mask) : text);
+  return (text, field = "text") => (text.includes(account) ? text.replace(field === "reference" ? word : re, mask) : text);
 }

@@ -32,8 +32,12 @@ const runGap = (line: Line) => (line.source === "sheet" ? 0 : VALUE_RUN_GAP * li
 /** A detached colon ("ACCOUNT NUMBER      : 0123456789") is neither label nor value. */
 const stripColon = (v: string) => v.replace(/^:\s*/, "").trim();
 
-/** The labelled values of lines, by fact. */
-export function readLabelledValues(all: Line[]): Map<Field, string> {
+/**
+ * The labelled values of lines, by fact: the first one printed. `every` (optional) receives every
+ * acceptable value of each fact in print order, repeats included (a whole-customer summary on the
+ * first page, then the section's own).
+ */
+export function readLabelledValues(all: Line[], every?: Map<Field, string[]>): Map<Field, string> {
   // A header line holds a few label/value pairs; a line of hundreds of cells is no header, and
   // skipping it keeps the neighbour searches below linear on hostile input.
   const lines = all.map(splitLabelledRuns).filter((l) => l.cells.length <= MAX_HEADER_CELLS);
@@ -42,6 +46,7 @@ export function readLabelledValues(all: Line[]): Map<Field, string> {
     const value = stripColon(v);
     // "From 01-Jan-2024 To 31-Jan-2024": a start label followed by the whole period.
     const f = (field === "periodStart" || field === "periodEnd") && scanPeriod(value) ? "period" : field;
+    if (every && value !== "" && acceptable(f, value)) every.set(f, [...(every.get(f) ?? []), value]);
     if (value === "" || raw.has(f) || !acceptable(f, value)) return false;
     raw.set(f, value);
     return true;

@@ -8,7 +8,9 @@ import type { RawDate } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
 import type { PrintedTotals } from "../reconcile.ts";
 import { readAccountNumber } from "./account-number.ts";
+import type { Kobo } from "../money.ts";
 import { readLabelledValues } from "./grid.ts";
+import type { Field } from "./labels.ts";
 import { unlabelledHolder } from "./holder.ts";
 import { periodFromSentence, periodFromTitle, periodOf } from "./period.ts";
 import { countOf, currencyCode, signedMoney } from "./values.ts";
@@ -24,6 +26,9 @@ export interface HeaderFacts extends PrintedTotals {
   holderLabelled: boolean;
   period: [RawDate, RawDate] | null;
   currency: string | null;
+  /** Every labelled opening / closing balance the lines print, in print order (a document-wide summary, then the section's own). */
+  openingCandidates: Kobo[];
+  closingCandidates: Kobo[];
   /** Facts the statement does not print, in words ("account holder"), for `checks.notes`. */
   missing: MissingFact[];
 }
@@ -35,7 +40,8 @@ export type MissingFact = "account holder" | "account number" | "statement perio
  * looked for above it.
  */
 export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
-  const raw = readLabelledValues(lines);
+  const every = new Map<Field, string[]>();
+  const raw = readLabelledValues(lines, every);
   if (!raw.has("period")) {
     const titled = periodFromTitle(lines) ?? periodFromSentence(lines);
     if (titled) raw.set("period", titled);
@@ -57,6 +63,8 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
     period,
     opening: signedMoney(raw.get("opening")),
     closing: signedMoney(raw.get("closing")),
+    openingCandidates: figures(every.get("opening")),
+    closingCandidates: figures(every.get("closing")),
     totalDebit: signedMoney(raw.get("totalDebit")),
     totalCredit: signedMoney(raw.get("totalCredit")),
     debitCount: countOf(raw.get("debitCount")),
@@ -76,4 +84,14 @@ export function missingFactNotes(missing: readonly MissingFact[]): string[] {
       ? "No statement period is printed; the first and last transaction dates are given instead."
       : `No ${m === "account holder" ? "account holder name" : "account number"} is printed on the statement; the field is left empty.`,
   );
+}
+
+/** Distinct labelled money values in print order. */
+function figures(values: string[] | undefined): Kobo[] {
+  const out: Kobo[] = [];
+  for (const v of values ?? []) {
+    const k = signedMoney(v);
+    if (k !== null && !out.includes(k)) out.push(k);
+  }
+  return out;
 }

@@ -202,6 +202,8 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
     debitCount: facts.debitCount,
     creditCount: facts.creditCount,
     creditTotalMayIncludeOpening: ctx.profile?.quirks.creditTotalIncludesOpening ?? facts.totalCredit === null,
+    openingCandidates: facts.openingCandidates,
+    closingCandidates: facts.closingCandidates,
   };
   let result = reconcile(txns, printed);
   if (headerless && columns.some((c) => c.role === "debit") && columns.some((c) => c.role === "credit")) {
@@ -228,7 +230,7 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
     debit: formatKobo(r.debit),
     credit: formatKobo(r.credit),
     balance: formatKobo(r.balance),
-    reference: scrub(r.reference),
+    reference: scrub(r.reference, "reference"),
     currency: r.currency,
   }));
   const firstDate = result.rows[0]!.raw;

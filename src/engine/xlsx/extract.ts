@@ -25,7 +25,25 @@ function isMergedSlave(cell: ExcelJS.Cell): boolean {
   return cell.isMerged && cell.master !== cell;
 }
 
+/** A workbook's sheets, and what its document properties say of who made it (for bank detection). */
+export interface XlsxContents {
+  sheets: SheetTable[];
+  /** Non-empty docProps values: creator, company, title, subject, ... (an export names its app or bank there). */
+  properties: string[];
+}
+
+/** docProps fields that name a maker or a document; dates and revision numbers tell nothing. */
+function documentProperties(workbook: ExcelJS.Workbook): string[] {
+  const w = workbook as ExcelJS.Workbook & Partial<Record<"title" | "subject" | "keywords" | "category" | "description", string>>;
+  return [w.creator, w.lastModifiedBy, w.company, w.manager, w.title, w.subject, w.keywords, w.category, w.description].filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => squeezeSpaces(v).slice(0, 200));
+}
+
+/** The sheets alone. */
 export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promise<SheetTable[]> {
+  return (await readXlsx(bytes, limits)).sheets;
+}
+
+export async function readXlsx(bytes: Uint8Array, limits: XlsxLimits): Promise<XlsxContents> {
   guardXlsxZip(bytes, { ...limits, maxCells: MAX_CELLS });
   const workbook = new ExcelJS.Workbook();
   try {
@@ -61,5 +79,5 @@ export async function extractXlsx(bytes: Uint8Array, limits: XlsxLimits): Promis
     }
     sheets.push({ name: ws.name, rows });
   }
-  return sheets;
+  return { sheets, properties: documentProperties(workbook) };
 }
