@@ -53,6 +53,27 @@ describe("OPay 2025: wallet payments topped up from OWealth (auto-draw)", () => 
   });
 });
 
+describe("OPay 2026: funding withdrawals and stamp duty stamped after the row they were posted before", () => {
+  test("opay_levy_order.pdf parses exactly; the wallet chains once the pairs are swapped, each move reported", async () => {
+    const truth = loadTruth("opay_levy_order.pdf");
+    const r = await parseReplica("opay_levy_order.pdf");
+    expect(replicaDifferences(r, truth)).toEqual([]);
+    const [wallet, savings] = r.accounts;
+    expect(wallet!.checks).toMatchObject({ row_chain: true, totals_match: true, count_match: true, closing_balance_match: true, verdict: "verified" });
+    expect(savings!.checks).toMatchObject({ row_chain: true, closing_balance_match: true });
+    const swaps = wallet!.checks.swapped_rows!;
+    // 4 stamp duties and the funding withdrawals stamped after their payment (some share its
+    // second and are ordered as a group instead); every swap within the documented window.
+    expect(swaps.length).toBeGreaterThanOrEqual(20);
+    expect(swaps.every((s) => s.seconds <= 15)).toBe(true);
+    for (const s of swaps) {
+      // The row returned first of each pair is the one the balance moved by first: a levy or a withdrawal.
+      expect(wallet!.transactions[s.row]!.narration).toMatch(/^(?:Stamp Duty|OWealth Withdrawal)/);
+    }
+    expect(wallet!.checks.notes.join(" ")).toContain(`${swaps.length} pair(s) of adjacent rows stamped seconds apart`);
+  });
+});
+
 describe("a time wrapped after its colon", () => {
   const heading: [number, ...[number, string][]] = [100, [20, "Trans. Time"], [110, "Description"], [300, "Debit/Credit(₦)"], [380, "Balance(₦)"]];
   test("rejoins its date, never the narration, also over a page end", () => {

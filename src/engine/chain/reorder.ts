@@ -7,8 +7,8 @@ import { balanceAfter, type ChainRow, linkOf } from "./link.ts";
  * it), or a savings withdrawal that funded a payment, stamped seconds after it. Two ADJACENT rows
  * whose timestamps lie within REORDER_WINDOW_S of each other swap places only when the printed
  * order breaks the chain at the first of them and the swapped order chains through both and into
- * the row after. No row moves further than one place, no number changes, and each move is
- * reported. Rows sharing one timestamp are chain/order.ts's (a group searched as a whole).
+ * the row after (or into a further pair that needs the same). No row moves further than one
+ * place, no number changes, and each move is reported.
  */
 
 /**
@@ -19,11 +19,12 @@ import { balanceAfter, type ChainRow, linkOf } from "./link.ts";
  */
 export const REORDER_WINDOW_S = 15;
 
-/** sortKey counts seconds within a day (dates.ts dateSortKey); a day apart is 100,000 or more. */
-const withinWindow = (a: ChainRow, b: ChainRow) => {
-  const d = Math.abs(b.sortKey - a.sortKey);
-  return d > 0 && d <= REORDER_WINDOW_S;
-};
+/**
+ * sortKey counts seconds within a day (dates.ts dateSortKey); a day apart is 100,000 or more. Rows
+ * of one timestamp are first ordered as a group (chain/order.ts), which needs the next group to
+ * follow; a run of pairs that each need a swap is settled here, pair by pair.
+ */
+const withinWindow = (a: ChainRow, b: ChainRow) => Math.abs(b.sortKey - a.sortKey) <= REORDER_WINDOW_S;
 
 export interface Swap {
   /** Index (in the input order) of the row that now comes second; the row after it now comes first. */
@@ -42,7 +43,7 @@ export function swapWithinWindow<T extends ChainRow>(rows: readonly T[], opening
   for (let i = 0; i < out.length; i++) {
     const a = out[i]!;
     const b = out[i + 1];
-    if (b && prev !== null && withinWindow(a, b) && linkOf(prev, a) === "break" && swappedChains(prev, a, b, out[i + 2])) {
+    if (b && prev !== null && linkOf(prev, a) === "break" && swapFixes(out, i, prev, LOOKAHEAD)) {
       out[i] = b;
       out[i + 1] = a;
       swaps.push({ at: i, seconds: Math.abs(b.sortKey - a.sortKey) });
@@ -55,13 +56,24 @@ export function swapWithinWindow<T extends ChainRow>(rows: readonly T[], opening
   return { rows: swaps.length > 0 ? out : (rows as T[]), swaps };
 }
 
-/** b then a follow from `prev`, and the row after them (if any) follows from a. */
-function swappedChains(prev: Kobo, a: ChainRow, b: ChainRow, next: ChainRow | undefined): boolean {
-  if (a.balance === null || b.balance === null) return false;
+/** Pairs after a swap that may each need their own swap for the chain to go on (funding rows come in runs). */
+const LOOKAHEAD = 8;
+
+/**
+ * Rows i and i+1, within the window, chain from `prev` swapped, and the chain then goes on: the
+ * next row follows, or is itself the first of such a pair (up to `depth` pairs ahead).
+ */
+function swapFixes(rows: readonly ChainRow[], i: number, prev: Kobo, depth: number): boolean {
+  const a = rows[i]!;
+  const b = rows[i + 1];
+  if (!b || !withinWindow(a, b) || a.balance === null || b.balance === null) return false;
   if (linkOf(prev, b) === "break") return false;
   const mid = balanceAfter(prev, b);
   if (linkOf(mid, a) === "break") return false;
-  return !next || linkOf(balanceAfter(mid, a), next) !== "break";
+  const after = balanceAfter(mid, a)!;
+  const next = rows[i + 2];
+  if (!next || linkOf(after, next) !== "break") return true;
+  return depth > 0 && swapFixes(rows, i + 2, after, depth - 1);
 }
 
 /** The note that reports the swaps (1-based row numbers in the returned order). */

@@ -1,4 +1,4 @@
-import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TextPiece } from "./draft.ts";
+import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft } from "./draft.ts";
 import type { ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -15,6 +15,10 @@ interface Block {
   tie: boolean;
   /** Top-of-page lines that end the last row of the page before (vertically centred documents). */
   carried: number;
+  /** Points a line may lie from the one before it and still continue its row (see lineReach). */
+  reach: number;
+  /** The widest gap stands out from every other (DECISIVE_GAP): it, not the rows' centring, splits the block. */
+  decisive: boolean;
 }
 
 /**
@@ -25,17 +29,12 @@ interface Block {
  * blocks decide, and below wins when the document has none.
  */
 export function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
-  attachPendings(rows, pendings, outside);
-  orderPieces(rows);
-}
-
-function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
   if (pendings.length === 0) return;
   const blocks: Block[] = [];
   for (const p of pendings) {
     const last = blocks[blocks.length - 1];
     if (last && last.prev === p.prevRow && (p.prevRow >= 0 || last.lines[0]!.line.page === p.line.page)) last.lines.push(p);
-    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0 });
+    else blocks.push({ prev: p.prevRow, next: -1, lines: [p], split: 0, tie: false, carried: 0, reach: 0, decisive: false });
   }
   let above = 0;
   let below = 0;
@@ -55,6 +54,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       let best = k;
       for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
       b.tie = gaps.some((g, t) => t !== best && g * (1 + GAP_TIE) >= gaps[best]!);
+      b.decisive = gaps.every((g, t) => t === best || g * DECISIVE_GAP <= gaps[best]!);
       b.split = best;
       if (!b.tie) {
         if (best < k) above++;
@@ -70,6 +70,11 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
   const centred = above > 0 && above >= below ? centredSplits(blocks, rows) : null;
   if (centred) {
     blocks.forEach((b, i) => {
+      // A row whose cells are not all centred (a time wrapped onto a second line) still shows its
+      // end by the gap before the next row, when that gap stands out: lines that hug the row above
+      // stay with it. (Lines nearer the row below are left to the centring, which knows better
+      // where a short row squeezed between long ones ends.)
+      if (b.decisive && b.split > centred[i]!.split) return;
       b.split = centred[i]!.split;
       b.carried = centred[i]!.carried;
       b.tie = false;
@@ -77,16 +82,23 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
   }
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
+    // Rows that print text above their date line, at the top of a page: lines before a gap that
+    // stands out end the row cut by the page break (as centredSplits does for centred rows).
+    if (!centred && preferAbove && b.prev < 0 && b.next >= 0 && b.lines[0]!.carryRow >= 0) {
+      b.carried = pageBreakTail(b.lines.map((p) => p.line.y), rows[b.next]!.y);
+      b.split = b.carried;
+    }
+    b.reach = lineReach(b, rows);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
-      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
+      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
     }
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!))) {
+    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows))) {
       const row = rows[carry]!;
-      for (const p of b.lines) appendParts(row, p.parts, "after", p.line);
+      for (const p of b.lines) appendParts(row, p.parts, "after");
       continue;
     }
     // Lines going up to the next row: attach from the date line upwards while each is close.
@@ -95,8 +107,8 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       let edge = row.y;
       for (let t = b.lines.length - 1; t >= b.split; t--) {
         const p = b.lines[t]!;
-        if (edge - p.line.y <= CONTINUATION_GAP * p.line.h) {
-          appendParts(row, p.parts, "before", p.line);
+        if (edge - p.line.y <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
+          appendParts(row, p.parts, "before");
           edge = p.line.y;
         } else {
           for (let u = t; u >= b.split; u--) outside.push(b.lines[u]!.line);
@@ -111,12 +123,13 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       const row = rows[b.prev]!;
       for (let t = 0; t < b.split; t++) {
         const p = b.lines[t]!;
-        if (p.line.y - row.lastY <= CONTINUATION_GAP * p.line.h) {
-          appendParts(row, p.parts, "after", p.line);
-          // A line above the row's amount line (read first, on a centred row) must not pull its end back up.
-          row.lastY = Math.max(row.lastY, p.line.y);
+        if (p.line.y - row.lastY <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
+          appendParts(row, p.parts, "after");
+          row.lastY = p.line.y;
         } else {
-          for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
+          const rest = b.lines.slice(t, b.split);
+          if (b.next < 0 && (centred || preferAbove) && carryToNextPage(rest, rows, b.prev)) break;
+          for (const q of rest) outside.push(q.line);
           break;
         }
       }
@@ -124,6 +137,38 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
+}
+
+/** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
+const DECISIVE_GAP = 2.5;
+
+/**
+ * Lines at the foot of a page, clearly apart from the page's last row, in a document whose rows
+ * print text above their date line: the top of the next page's first row, cut by the page break.
+ * They are put before that row when they run together (each within the continuation gap).
+ */
+function carryToNextPage(rest: Pending[], rows: RowDraft[], prev: number): boolean {
+  const next = rows[prev + 1];
+  const page = rest[0]!.line.page;
+  if (!next || next.page !== page + 1 || rows[prev]!.page !== page) return false;
+  if (!rest.every((p, k) => k === 0 || p.line.y - rest[k - 1]!.line.y <= CONTINUATION_GAP * p.line.h)) return false;
+  for (let k = rest.length - 1; k >= 0; k--) appendParts(next, rest[k]!.parts, "before");
+  return true;
+}
+
+/** A row's own lines may lie up to this many glyph heights apart (a taller font's line pitch), never more. */
+const WIDE_CONTINUATION_GAP = 3;
+
+/**
+ * How far apart a block's lines may lie and still belong to their rows: the continuation gap, or,
+ * between two rows whose separation is clear, up to a gap clearly narrower than that separation
+ * (a description printed in a taller fallback font wraps at a wider pitch than the other cells).
+ */
+function lineReach(b: Block, rows: RowDraft[]): number {
+  if (b.prev < 0 || b.next < 0 || b.tie) return 0;
+  const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+  const separation = ys[b.split + 1]! - ys[b.split]!;
+  return Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, separation / (1 + GAP_TIE));
 }
 
 /** A row's text is centred on its date line when the middle of its lines is this close to it (glyph heights). */
@@ -206,66 +251,15 @@ function touchesTable(b: Block, rows: RowDraft[]): boolean {
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
 }
 
-/**
- * The row cut by the page break already has a line on this page (its figures, or the end of its
- * date, at the top of the page) and these lines run on from it, each within the continuation gap
- * of the one above.
- */
-function runsOnFromCarried(b: Block, row: RowDraft): boolean {
-  const page = b.lines[0]!.line.page;
-  const here = Object.values(row.pieces ?? {}).flatMap((list) => (list ?? []).filter((p) => p.page === page).map((p) => p.y));
-  if (row.continuedOn?.page === page) here.push(row.continuedOn.y);
-  if (here.length === 0) return false;
-  let edge = Math.max(...here);
-  for (const p of b.lines) {
-    if (p.line.y > edge && p.line.y - edge > CONTINUATION_GAP * p.line.h) return false;
-    edge = Math.max(edge, p.line.y);
-  }
-  return true;
-}
-
-/**
- * Adds a line's texts to a row, before or after what it has. `at` is the line the texts come from:
- * the pieces are remembered with their place so orderPieces can put a cell's lines back in reading
- * order when they were attached out of it (a vertically centred row's amount line is read before
- * the text lines above it).
- */
-export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after", at?: { page: number; y: number }): void {
+export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after"): void {
   for (const [role, text] of Object.entries(parts) as [ColumnRole, string][]) {
     const have = row.cells[role];
-    if (at) {
-      row.pieces ??= {};
-      const list = (row.pieces[role] ??= have ? [{ page: row.page, y: row.y, text: have }] : []);
-      const piece = { page: at.page, y: at.y, text };
-      if (where === "after") list.push(piece);
-      else list.unshift(piece);
-    }
     if (!have) {
       row.cells[role] = text;
       continue;
     }
-    row.cells[role] = where === "after" ? joinPieces(role, have, text) : joinPieces(role, text, have);
-  }
-}
-
-/** Two lines of one cell joined: references wrap mid-token, narrations between words, or before a "/" that joins two parts of one token. */
-function joinPieces(role: ColumnRole, first: string, second: string): string {
-  const glued = (role === "reference" && /\w$/.test(first) && /^\w/.test(second)) || (role === "narration" && /\S$/.test(first) && /^\/\S/.test(second));
-  return glued ? `${first}${second}` : `${first} ${second}`;
-}
-
-/**
- * Puts each cell's lines in reading order (page, then top to bottom) where they were attached out
- * of it. Only cells built entirely from remembered pieces are rebuilt; anything else stays as is.
- */
-export function orderPieces(rows: RowDraft[]): void {
-  for (const row of rows) {
-    if (!row.pieces) continue;
-    for (const [role, list] of Object.entries(row.pieces) as [ColumnRole, TextPiece[]][]) {
-      if (list.length < 2 || list.reduce((t, p) => joinPieces(role, t, p.text), "").trim() !== row.cells[role]?.trim()) continue;
-      const sorted = list.map((p, i) => ({ p, i })).sort((a, b) => a.p.page - b.p.page || a.p.y - b.p.y || a.i - b.i);
-      if (sorted.every((s, i) => s.i === i)) continue;
-      row.cells[role] = sorted.map((s) => s.p.text).reduce((t, x) => joinPieces(role, t, x));
-    }
+    // References wrap mid-token; narrations wrap between words.
+    const sep = role === "reference" && /\w$/.test(where === "after" ? have : text) && /^\w/.test(where === "after" ? text : have) ? "" : " ";
+    row.cells[role] = where === "after" ? `${have}${sep}${text}` : `${text}${sep}${have}`;
   }
 }
