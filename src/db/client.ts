@@ -70,14 +70,45 @@ export function isUnavailable(e: unknown): boolean {
   return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
 }
 
-/** Runs `op`, turning an outage (or no answer within `boundMs`) into 503 database_unavailable. */
-async function guarded<T>(op: () => Promise<T>, boundMs: number): Promise<T> {
+/**
+ * Failures that prove the statement never ran: no connection could be made, the server is
+ * starting or full, or it ended the session (which rolls back what the session was running).
+ */
+const NOT_RUN_CODES = new Set(["ECONNREFUSED", "CONNECT_TIMEOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P02", "57P03", "53300"]);
+
+/** True when `e` proves the statement did not run, so running it again cannot apply it twice. */
+export function neverRan(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && NOT_RUN_CODES.has(code);
+}
+
+/** A statement that only reads: safe to run again whatever happened to the first try. */
+const READ_ONLY = /^\s*select\b/i;
+
+const FIRST_RETRY_MS = 50;
+const LAST_RETRY_MS = 1000;
+
+/**
+ * Runs `op`, and again on a new connection while the database is away (a restart, a dropped
+ * connection) and `mayRetry` says a second run cannot apply anything twice, until `boundMs` has
+ * passed in all. Then an outage (or no answer) is 503 database_unavailable.
+ */
+async function guarded<T>(op: () => Promise<T>, boundMs: number, mayRetry: (e: unknown) => boolean = () => false): Promise<T> {
+  const deadline = performance.now() + boundMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bound = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(databaseUnavailable(new Error(`no answer within ${boundMs} ms`))), boundMs);
   });
   try {
-    return await Promise.race([op(), bound]);
+    for (let wait = FIRST_RETRY_MS; ; wait = Math.min(LAST_RETRY_MS, wait * 2)) {
+      try {
+        return await Promise.race([op(), bound]);
+      } catch (e) {
+        const again = !(e instanceof AppError) && isUnavailable(e) && mayRetry(e) && performance.now() + wait < deadline;
+        if (!again) throw e;
+        await Promise.race([Bun.sleep(wait), bound]);
+      }
+    }
   } catch (e) {
     throw isUnavailable(e) ? (e instanceof AppError ? e : databaseUnavailable(e)) : e;
   } finally {
@@ -101,11 +132,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   type Unsafe = Pick<typeof sql, "unsafe">;
   const asQueryable = (q: Unsafe): Queryable => ({
     query<T extends object>(text: string, params: readonly unknown[] = []) {
+      // A read runs again after any outage; a write only when it surely did not run.
+      const mayRetry = READ_ONLY.test(text) ? () => true : neverRan;
       return guarded(async () => {
         const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
         // A plain array, like PGlite's rows (postgres.js adds count/state/columns to its result).
         return [...rows] as unknown as T[];
-      }, boundMs);
+      }, boundMs, mayRetry);
     },
   });
   // Inside a transaction the outer guard bounds the whole; statements are not guarded twice.
@@ -119,7 +152,21 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   return {
     kind: "postgres",
     ...asQueryable(sql),
-    transaction: (fn) => guarded(() => sql.begin((tx) => fn(raw(tx as unknown as Unsafe))) as Promise<never>, boundMs * 2),
+    transaction: (fn) => {
+      // Until fn has finished, COMMIT was not sent: a lost connection rolled everything back, and
+      // the whole transaction runs again on a new one. Once COMMIT is on its way, only a failure
+      // that proves nothing ran is retried (a lost answer to COMMIT may hide a commit).
+      let committing = false;
+      const attempt = () => {
+        committing = false;
+        return sql.begin(async (tx) => {
+          const result = await fn(raw(tx as unknown as Unsafe));
+          committing = true;
+          return result;
+        }) as Promise<never>;
+      };
+      return guarded(attempt, boundMs * 2, (e) => !committing || neverRan(e));
+    },
     exec: async (text) => {
       await guarded(() => sql.unsafe(text), boundMs * 4);
     },
