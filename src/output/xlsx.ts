@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
 import { splitDateTime } from "../engine/csv.ts";
 import { derivedBalanceText, INSIGHT_COLUMNS, insightCells, OUTPUT_COLUMNS, type OutputRow, statementRows } from "../engine/statement-rows.ts";
@@ -39,7 +40,9 @@ function rowValues(r: OutputRow): (string | number | Date)[] {
   return [r.bank, r.account, excelDay(t.date) ?? t.date, time, t.narration, amountCell(t.debit), amountCell(t.credit), amountCell(t.balance), amountCell(derivedBalanceText(r)), t.reference, t.currency];
 }
 
-function transactionsSheet(book: ExcelJS.Workbook, source: XlsxSource, insights: boolean): void {
+type Writer = InstanceType<typeof ExcelJS.stream.xlsx.WorkbookWriter>;
+
+function transactionsSheet(book: Writer, source: XlsxSource, insights: boolean): void {
   const sheet = book.addWorksheet("Transactions", { views: [{ state: "frozen", ySplit: 1 }] });
   // With insights (?include=insights), category and counterparty follow the fixed columns.
   const columns: readonly string[] = insights ? [...OUTPUT_COLUMNS, ...INSIGHT_COLUMNS] : OUTPUT_COLUMNS;
@@ -49,14 +52,18 @@ function transactionsSheet(book: ExcelJS.Workbook, source: XlsxSource, insights:
     width: key === "narration" || key === "counterparty" ? 48 : key === "reference" ? 28 : AMOUNT_COLUMNS.has(key) ? 16 : 12,
     style: AMOUNT_COLUMNS.has(key) ? { numFmt: AMOUNT_FORMAT } : key === "date" ? { numFmt: "yyyy-mm-dd" } : {},
   }));
-  sheet.getRow(1).font = { bold: true };
+  const header = sheet.getRow(1);
+  header.font = { bold: true };
+  header.commit();
   let rows = 0;
+  // Rows are committed as they are written: the streaming writer keeps none of them in memory.
+  // Text cells are written as strings: a cell starting with `=` is text to exceljs, never a formula.
   for (const r of statementRows(source)) {
-    // Text cells are written as strings: a cell starting with `=` is text to exceljs, never a formula.
-    sheet.addRow(insights ? [...rowValues(r), ...insightCells(r.transaction)] : rowValues(r));
+    sheet.addRow(insights ? [...rowValues(r), ...insightCells(r.transaction)] : rowValues(r)).commit();
     rows++;
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: columns.length } };
+  sheet.commit();
 }
 
 const yesNo = (v: boolean | null | undefined): string => (v === null || v === undefined ? "not printed" : v ? "yes" : "no");
@@ -93,7 +100,7 @@ function sectionLines(s: Section, label: string): [string, string | number][] {
   return lines;
 }
 
-function summarySheet(book: ExcelJS.Workbook, source: XlsxSource): void {
+function summarySheet(book: Writer, source: XlsxSource): void {
   const sheet = book.addWorksheet("Summary");
   sheet.columns = [{ width: 32 }, { width: 80 }];
   const sections: Section[] = source.accounts && source.accounts.length > 0 ? source.accounts : [source];
@@ -107,19 +114,29 @@ function summarySheet(book: ExcelJS.Workbook, source: XlsxSource): void {
     const row = sheet.addRow([k, v]);
     if (typeof v === "number") row.getCell(2).numFmt = AMOUNT_FORMAT;
     if (v === "" || k === "Verdict" || k === "Integrity") row.getCell(1).font = { bold: true };
+    row.commit();
   }
+  sheet.commit();
 }
 
 /**
  * The parse as an Excel workbook: a Transactions sheet (the CSV's columns, dates and amounts typed,
  * the header frozen and filtered) and a Summary sheet (metadata, checks and verdict of each account
- * section, and the integrity report). In memory; nothing touches disk.
+ * section, and the integrity report). Written with exceljs's streaming writer into memory (nothing
+ * touches disk); CPU-heavy for large statements (seconds for 50,000 rows), so the server runs it
+ * off the main thread (src/output/xlsx-pool.ts).
  */
 export async function toXlsx(source: XlsxSource, options: { insights?: boolean } = {}): Promise<Uint8Array<ArrayBuffer>> {
-  const book = new ExcelJS.Workbook();
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on("data", (c: Buffer) => chunks.push(c));
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   book.creator = "statement-parser";
   transactionsSheet(book, source, options.insights === true);
   summarySheet(book, source);
-  const buffer = await book.xlsx.writeBuffer();
-  return new Uint8Array(buffer as ArrayBuffer);
+  await book.commit();
+  const whole = Buffer.concat(chunks);
+  const bytes = new Uint8Array(new ArrayBuffer(whole.byteLength));
+  bytes.set(whole);
+  return bytes;
 }
