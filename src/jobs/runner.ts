@@ -122,14 +122,14 @@ async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hook
       },
     )
     // A scan goes to the OCR pool before failFast would abort the document.
-    .catch((e: unknown) => (ctx.ocr && ocr !== false && isScan(e) && !signal.aborted ? SCANNED : failFast(e)));
+    .catch((e: unknown): typeof SCANNED => (ctx.ocr && ocr !== false && isScan(e) && !signal.aborted ? SCANNED : failFast(e)));
   if (first === SCANNED) {
     const { pool: ocrPool, limits } = ctx.ocr!;
     extendTimeout(ctx.timeoutMs + limits.maxPages * limits.pageTimeoutMs);
     const out = await ocrPool.read({ bytes: doc.bytes, password: doc.password, bank: doc.bank, csv }, limits, { onProgress: hooks.onProgress, signal });
     return csv ? { kind: "csv", json: out.json, csv: out.csv ?? "" } : { kind: "json", json: out.json };
   }
-  const parsed = (first as Exclude<typeof first, typeof SCANNED>).parsed;
+  const parsed = first.parsed;
   if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "" };
   return { kind: "json", json: parsed.json };
 }
