@@ -113,3 +113,37 @@ describe("a time wrapped after its colon", () => {
     expect(r.transactions.map((t) => t.date)).toEqual(["2025-08-03T00:00:00+01:00"]);
   });
 });
+
+describe("OPay 2026 centred rows", () => {
+  const heading: [number, ...[number, string][]] = [100, [20, "Trans. Time"], [120, "Description"], [300, "Debit(₦)"], [360, "Credit(₦)"], [420, "Balance(₦)"]];
+  type L = [number, ...[number, string][]];
+  const dated = (y: number, time: string, debit: string, credit: string, balance: string, text?: string): L => [y, [20, `05 Mar 2026 ${time}`], ...(text ? [[120, text] as [number, string]] : []), [300, debit], [360, credit], [420, balance]];
+  // Glyphs are 8 pt. Row A's description, in a taller font, wraps at 21-22 pt (2.6-2.7 glyph
+  // heights) around its amount line; rows lie 30 pt or more apart.
+  const first: L[] = [
+    heading,
+    dated(130, "18:00:00", "100.00", "--", "900.00", "Airtime"),
+    [160.3, [120, "Transfer from ADA |"]],
+    [181.3, [120, "MONIE POINT |"]],
+    dated(192, "18:35:00", "--", "1,000.00", "1,900.00"),
+    [202.7, [120, "AT121-Transfer"]],
+    [224.4, [120, "from ADA"]],
+  ];
+  const rowC: L[] = [[319.4, [120, "Card Payment |"]], dated(330, "20:00:00", "300.00", "--", "1,200.00"), [340.6, [120, "SHOP"]]];
+
+  test("a description wrapped at a taller font's pitch stays with its row", () => {
+    const r = assembleStatement(pdfDoc(page(1, [...first, [261.4, [120, "Transfer to EMEKA |"]], dated(272, "19:00:00", "400.00", "--", "1,500.00"), [282.7, [120, "UBA"]], ...rowC])));
+    expect(r.transactions.map((t) => t.narration)).toEqual(["Airtime", "Transfer from ADA | MONIE POINT | AT121-Transfer from ADA", "Transfer to EMEKA | UBA", "Card Payment | SHOP"]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("lines at a page's foot, apart from its last row, head the next page's first row", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [...first, [261.4, [120, "Transfer to EMEKA |"]]]),
+        page(2, [dated(40, "19:00:00", "400.00", "--", "1,500.00"), [50.6, [120, "UBA"]], ...rowC.map(([y, ...c]): L => [y - 200, ...c])]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.narration)).toEqual(["Airtime", "Transfer from ADA | MONIE POINT | AT121-Transfer from ADA", "Transfer to EMEKA | UBA", "Card Payment | SHOP"]);
+  });
+});

@@ -19,6 +19,8 @@ interface Block {
   reach: number;
   /** The widest gap stands out from every other (DECISIVE_GAP): it, not the rows' centring, splits the block. */
   decisive: boolean;
+  /** Lines from `split` on head the next page's first row (see footSplit). */
+  toNextPage?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       b.split = b.carried;
     }
     b.reach = lineReach(b, rows);
+    if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
       for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
@@ -115,6 +118,9 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
           break;
         }
       }
+    } else if (b.toNextPage) {
+      const row = rows[b.prev + 1]!;
+      for (let t = b.lines.length - 1; t >= b.split; t--) appendParts(row, b.lines[t]!.parts, "before");
     } else {
       for (let t = b.split; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
     }
@@ -127,9 +133,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
           appendParts(row, p.parts, "after");
           row.lastY = p.line.y;
         } else {
-          const rest = b.lines.slice(t, b.split);
-          if (b.next < 0 && (centred || preferAbove) && carryToNextPage(rest, rows, b.prev)) break;
-          for (const q of rest) outside.push(q.line);
+          for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
           break;
         }
       }
@@ -143,17 +147,25 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
 const DECISIVE_GAP = 2.5;
 
 /**
- * Lines at the foot of a page, clearly apart from the page's last row, in a document whose rows
- * print text above their date line: the top of the next page's first row, cut by the page break.
- * They are put before that row when they run together (each within the continuation gap).
+ * Lines at the foot of a page after its last row, in a document whose rows print text above their
+ * date line: those after the widest gap, when it stands out, are the top of the next page's first
+ * row (a tall row cut by the page break); those before it end the last row, at the same pitch as
+ * between two rows.
  */
-function carryToNextPage(rest: Pending[], rows: RowDraft[], prev: number): boolean {
-  const next = rows[prev + 1];
-  const page = rest[0]!.line.page;
-  if (!next || next.page !== page + 1 || rows[prev]!.page !== page) return false;
-  if (!rest.every((p, k) => k === 0 || p.line.y - rest[k - 1]!.line.y <= CONTINUATION_GAP * p.line.h)) return false;
-  for (let k = rest.length - 1; k >= 0; k--) appendParts(next, rest[k]!.parts, "before");
-  return true;
+function footSplit(b: Block, rows: RowDraft[]): void {
+  const last = rows[b.prev]!;
+  const next = rows[b.prev + 1];
+  const page = b.lines[0]!.line.page;
+  if (!next || next.page !== page + 1 || last.page !== page) return;
+  const ys = [last.lastY, ...b.lines.map((p) => p.line.y)];
+  const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
+  let widest = 0;
+  for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[widest]!) widest = t;
+  if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h) return;
+  if (!gaps.every((g, t) => t === widest || g * (1 + GAP_TIE) < gaps[widest]!)) return;
+  b.split = widest;
+  b.reach = Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, gaps[widest]! / (1 + GAP_TIE));
+  b.toNextPage = true;
 }
 
 /** A row's own lines may lie up to this many glyph heights apart (a taller font's line pitch), never more. */
