@@ -10,7 +10,8 @@ import { describe, expect, test } from "bun:test";
 import { assembleStatement } from "../../src/engine/index.ts";
 import { page, pdfDoc } from "./layout-helpers.ts";
 
-type Row = [number, ...([number, string] | { r: number; t: string })[]];
+type Piece = [number, string] | { r: number; t: string };
+type Row = [number, ...Piece[]];
 
 // "Originating Branch" is wider than the branch values under it: the remarks start under its end.
 const heading: Row = [100, [20, "Trans. Date"], [80, "Value Date"], [140, "Reference"], { r: 300, t: "Debits" }, { r: 370, t: "Credits" }, { r: 450, t: "Balance" }, [462, "Originating Branch"], [550, "Remarks"]];
@@ -37,7 +38,7 @@ describe("a column glued to the narration", () => {
 
   test("words of free text that do not line up are never taken for a column edge", () => {
     // Remarks printed apart from the branch (no glue), with varied wording: nothing moves.
-    const apart = rows.map((x) => [...x.slice(0, 7), [560, (x[7] as [number, string])[1]]] as Row);
+    const apart = rows.map((x): Row => [x[0], ...(x.slice(1, 7) as Piece[]), [560, (x[7] as [number, string])[1]]]);
     const r = assembleStatement(pdfDoc(page(1, [[72, [20, "Opening Balance"], { r: 200, t: "10,000.00" }], heading, ...apart], 800)));
     expect(r.transactions.map((t) => t.narration)).toEqual(narrations);
   });

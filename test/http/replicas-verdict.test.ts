@@ -21,7 +21,7 @@ const { key } = (await issued.json()) as { key: string };
 
 async function parse(bytes: Uint8Array, name: string): Promise<{ status: number; body: ParseResponse }> {
   const form = new FormData();
-  form.append("pdf", new Blob([bytes]), name);
+  form.append("pdf", new Blob([Buffer.from(bytes)]), name);
   const res = await server.fetch("/v1/parse", { method: "POST", headers: { authorization: `Bearer ${key}`, "x-first-party-client-ip": "203.0.113.9" }, body: form });
   return { status: res.status, body: (await res.json()) as ParseResponse };
 }
