@@ -1,3 +1,4 @@
+import type { ErrorClass } from "../errors.ts";
 import type { Queryable } from "./client.ts";
 
 /**
@@ -15,7 +16,7 @@ export interface JobListing {
   state: JobRowState;
   result_kind: "json" | "csv" | "xlsx" | "redact";
   client_reference: string | null;
-  error_class: string | null;
+  error_class: ErrorClass | null;
   sample: boolean;
   callback_state: CallbackState | null;
   created_at: string;

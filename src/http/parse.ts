@@ -149,7 +149,7 @@ export const parseRoutes = (deps: ParseDeps) =>
       detail: {
         summary: "Parse a statement",
         description:
-          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`; query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After. `Idempotency-Key`: the same key with the same request within 24 h is answered from the first parse (Idempotent-Replayed: true; not parsed or counted again) while its answer is held (JOB_RESULT_TTL_S; 404 job_expired after that); with a different request 409 idempotency_key_reused; while the first is still parsing 409 idempotency_in_progress.",
+          "multipart/form-data: `pdf` (required), `bank`, `password`, `redact=true`, `ocr=off` (refuse a scan with scanned_document instead of reading it by OCR, docs/ocr.md); query `format=json|csv|xlsx`. 200: the ParseResponse, the CSV (text/csv), the Excel workbook or the redacted document (with X-Redactions). X-Sample: true when the canned sample was returned. 429 rate_limited / 503 queue_full carry Retry-After. `Idempotency-Key`: the same key with the same request within 24 h is answered from the first parse (Idempotent-Replayed: true; not parsed or counted again) while its answer is held (JOB_RESULT_TTL_S; 404 job_expired after that); with a different request 409 idempotency_key_reused; while the first is still parsing 409 idempotency_in_progress.",
         parameters: [formatQueryParameter, includeQueryParameter, idempotencyParameter],
         requestBody: uploadRequestBody,
       } as Record<string, unknown>,

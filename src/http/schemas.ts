@@ -107,7 +107,7 @@ export const Transaction = z
 
 /** A bank profile id (GET /v1/banks), or `unknown` when no profile matched (generic layout inference). */
 export const BankId = z
-  .enum([...listBanks().map((b) => b.id), "unknown", "sample"] as [string, ...string[]])
+  .enum(listBanks().map((b) => b.id).concat("unknown", "sample") as [string, ...string[]])
   .meta({ id: "BankId", description: "Bank profile id (GET /v1/banks); unknown when no profile matched; sample in the canned sample statement (X-Sample)" });
 
 export const StatementMetadata = z
