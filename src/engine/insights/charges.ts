@@ -1,4 +1,4 @@
-import type { CompiledFees } from "./compile.ts";
+import { type CompiledFees, foundAny } from "./compile.ts";
 import { figure, type Figure } from "./figure.ts";
 import type { InsightRow } from "./types.ts";
 
@@ -19,7 +19,7 @@ export function charges(rows: readonly InsightRow[], f: CompiledFees): Charges {
   const debits = rows.filter((r) => r.debit > 0n);
   const charge = debits.filter((r) => r.enrichment.category === "bank_charge");
   const levies = debits.filter((r) => r.enrichment.category === "tax_levy");
-  const has = (r: InsightRow, set: Set<string>) => [...r.found].some((p) => set.has(p));
+  const has = (r: InsightRow, set: Set<string>) => foundAny(r.found, set);
   const vat = levies.filter((r) => has(r, f.vat));
   const emtl = levies.filter((r) => !has(r, f.vat) && has(r, f.emtl));
   const stamp = levies.filter((r) => !has(r, f.vat) && !has(r, f.emtl) && has(r, f.stampDuty));

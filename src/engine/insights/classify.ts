@@ -1,4 +1,4 @@
-import type { CompiledCategoryRule, CompiledChannelRule, CompiledVocabulary } from "./compile.ts";
+import { type CompiledCategoryRule, type CompiledChannelRule, type CompiledVocabulary, foundAny } from "./compile.ts";
 import { directionOf } from "./rows.ts";
 import type { Category, Channel, InsightRow } from "./types.ts";
 
@@ -18,15 +18,15 @@ function fitsDirection(rule: { direction: string }, row: InsightRow): boolean {
 /** The business (or phrase) a rule names in the row, if the rule matches it. */
 function ruleHit(rule: CompiledCategoryRule, row: InsightRow): string | undefined {
   const { found } = row;
-  if (rule.unless && [...found].some((p) => rule.unless?.has(p))) return undefined;
-  if (rule.requires && ![...found].some((p) => rule.requires?.has(p))) return undefined;
+  if (rule.unless && foundAny(found, rule.unless)) return undefined;
+  if (rule.requires && !foundAny(found, rule.requires)) return undefined;
   let hit: string | undefined;
   for (const p of found) {
     const name = rule.names.get(p);
     // A named business beats a list's generic words ("Betting (unnamed)").
     if (name !== undefined && (hit === undefined || hit.endsWith(UNNAMED))) hit = name;
   }
-  if ((hit === undefined || hit.endsWith(UNNAMED)) && rule.contextNames.size > 0 && [...found].some((p) => rule.context.has(p))) {
+  if ((hit === undefined || hit.endsWith(UNNAMED)) && rule.contextNames.size > 0 && foundAny(found, rule.context)) {
     for (const p of found) {
       const name = rule.contextNames.get(p);
       if (name !== undefined) hit = name;
@@ -45,15 +45,14 @@ export function categorise(row: InsightRow, v: CompiledVocabulary, hasCounterpar
     return rule.entityRule ? { category: rule.category, confidence: rule.confidence, entity: hit } : { category: rule.category, confidence: rule.confidence };
   }
   const dir = directionOf(row);
-  const transferWords = [...row.found].some((p) => v.transfer.has(p));
+  const transferWords = foundAny(row.found, v.transfer);
   if (dir !== "none" && (transferWords || hasCounterparty)) {
     return { category: dir === "credit" ? "transfer_in" : "transfer_out", confidence: transferWords && hasCounterparty ? 0.85 : 0.7 };
   }
   return { category: "other", confidence: 0.5 };
 }
 
-const channelHit = (rule: CompiledChannelRule, row: InsightRow): boolean =>
-  [...row.found].some((p) => rule.terms.has(p)) || rule.patterns.some((re) => re.test(row.transaction.narration));
+const channelHit = (rule: CompiledChannelRule, row: InsightRow): boolean => foundAny(row.found, rule.terms) || rule.patterns.some((re) => re.test(row.transaction.narration));
 
 /** The first channel rule that matches; NIP for a row with a session id; the app for a wallet's statement; else unknown. */
 export function channelOf(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): { channel: Channel; confidence: number } {

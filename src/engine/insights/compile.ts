@@ -140,6 +140,12 @@ export function compileVocabulary(v: Vocabulary): CompiledVocabulary {
   };
 }
 
+/** Whether any of the phrases found is in `set` (no array is made: this runs for every row and rule). */
+export function foundAny(found: ReadonlySet<string>, set: ReadonlySet<string> | ReadonlyMap<string, unknown>): boolean {
+  for (const p of found) if (set.has(p)) return true;
+  return false;
+}
+
 /** Every vocabulary phrase found in the words of a normalised narration. */
 export function findPhrases(words: readonly string[], index: Map<string, string[][]>): Set<string> {
   const found = new Set<string>();

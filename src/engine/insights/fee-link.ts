@@ -1,5 +1,5 @@
 import { absKobo, type Kobo } from "../money.ts";
-import type { CompiledFees } from "./compile.ts";
+import { type CompiledFees, foundAny } from "./compile.ts";
 import type { InsightRow } from "./types.ts";
 
 /**
@@ -17,10 +17,9 @@ const isFee = (r: InsightRow): boolean => r.enrichment.category === "bank_charge
 function kindOf(r: InsightRow, f: CompiledFees): FeeKind {
   // A bank's fee with its VAT on the same row ("COMMISSION + VAT") is a charge, not a VAT row.
   if (r.enrichment.category === "bank_charge") return "charge";
-  const has = (set: Set<string>) => [...r.found].some((p) => set.has(p));
-  if (has(f.vat)) return "vat";
-  if (has(f.emtl)) return "emtl";
-  if (has(f.stampDuty)) return "stamp_duty";
+  if (foundAny(r.found, f.vat)) return "vat";
+  if (foundAny(r.found, f.emtl)) return "emtl";
+  if (foundAny(r.found, f.stampDuty)) return "stamp_duty";
   return "levy";
 }
 
@@ -49,8 +48,7 @@ function textLink(fee: InsightRow, p: InsightRow): boolean {
   const ref = p.transaction.reference.trim();
   if (ref !== "" && (ref === fee.transaction.reference.trim() || (ref.length >= 6 && fee.transaction.narration.includes(ref)))) return true;
   // "COMM ALAT NIP TRANSFER TO ..." carries the whole narration of its transfer.
-  const own = p.words.join(" ");
-  return own.length >= 12 && fee.words.join(" ").includes(own) && fee.words.length > p.words.length;
+  return p.text.length >= 12 && fee.words.length > p.words.length && fee.text.includes(p.text);
 }
 
 const sameTime = (a: InsightRow, b: InsightRow): boolean => a.time !== "" && a.time === b.time && a.day === b.day;

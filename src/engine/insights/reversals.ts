@@ -1,4 +1,5 @@
 import { formatKobo } from "../money.ts";
+import { foundAny } from "./compile.ts";
 import { figure, type Figure } from "./figure.ts";
 import type { InsightRow } from "./types.ts";
 
@@ -36,7 +37,7 @@ function original(rows: readonly InsightRow[], r: InsightRow): number | null {
 
 /** Reversed and bounced (returned unpaid, failed) items, each with the row it undoes when found. */
 export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>): Returned {
-  const isBounced = (r: InsightRow) => [...r.found].some((p) => bounced.has(p));
+  const isBounced = (r: InsightRow) => foundAny(r.found, bounced);
   const items = rows.filter((r) => r.enrichment.category === "reversal" || isBounced(r));
   return {
     reversed_in: figure(items.filter((r) => r.credit > 0n), "credit"),

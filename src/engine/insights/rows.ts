@@ -19,7 +19,8 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
   sectionsOf(r).forEach((s, section) => {
     for (const t of s.transactions) {
       const [day, time] = splitDateTime(t.date);
-      const words = normalisePhrase(t.narration).split(" ");
+      const text = normalisePhrase(t.narration);
+      const words = text.split(" ");
       const balance = t.balance.trim() === "" ? undefined : parseAmount(t.balance)?.kobo;
       rows.push({
         index: rows.length,
@@ -31,6 +32,7 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
         day,
         month: day.slice(0, 7),
         time,
+        text,
         words,
         found: findPhrases(words, v.index),
         enrichment: { ...ZERO_ENRICHMENT, confidence: { category: 0, channel: 0, counterparty: null, session_id: null, fee_of: null } },

@@ -39,7 +39,8 @@ export interface InsightRow {
   month: string;
   /** HH:MM:SS, or "" when the statement prints no time. */
   time: string;
-  /** Normalised narration words (src/engine/insights/normalise.ts). */
+  /** The normalised narration (src/engine/insights/normalise.ts), and its words. */
+  text: string;
   words: string[];
   /** Vocabulary phrases found in the narration. */
   found: Set<string>;

@@ -1,0 +1,133 @@
+/**
+ * `bun bench/insights.ts`: what `?include=insights` adds to a large statement's parse. One
+ * 2,000-page statement (bench/generate.ts) is parsed once as a job by a real server (2 workers);
+ * then, on the job's kept JSON:
+ *   - the insights alone (src/engine/insights: enrich every row, every insight), in this process;
+ *   - what the HTTP edge does for include=insights (JSON.parse, insights, responseJson), in this process;
+ *   - GET /v1/parse/jobs/{id}/result with and without include=insights, over loopback (curl).
+ * Each is run ROUNDS times (best and median). The issue's bar: insights add at most 10% to the
+ * parse time. Results go to docs/insights.md. Talks only to 127.0.0.1.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { analyse, withInsights } from "../src/engine/insights/index.ts";
+import { responseJson } from "../src/engine/response-json.ts";
+import type { ParseResponse } from "../src/engine/types.ts";
+import { statementPdf } from "./generate.ts";
+
+const PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ADMIN = "bench-admin-token-0123456789abcdef";
+const OUT = join(import.meta.dir, "out");
+
+async function input(): Promise<Uint8Array> {
+  mkdirSync(OUT, { recursive: true });
+  // The same file bench/client-read.ts makes: made once, reused.
+  const file = join(OUT, `client-read-${PAGES}.pdf`);
+  if (!existsSync(file)) writeFileSync(file, await statementPdf(PAGES));
+  return new Uint8Array(readFileSync(file));
+}
+
+async function startServer(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-insights-"));
+  const port = 40000 + Math.floor(Math.random() * 20000);
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
+    env: {
+      ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, WORKERS: "2", LOG_LEVEL: "error",
+      TEST_MONTHLY_CAP: "100000", MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "900000", DATABASE_URL: "", REDIS_URL: "",
+    },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (!(await fetch(`${url}/readyz`).then((r) => r.ok, () => false))) {
+    if (Date.now() > deadline || proc.exitCode !== null) {
+      proc.kill("SIGKILL");
+      throw new Error("server did not become ready");
+    }
+    await Bun.sleep(200);
+  }
+  const res = await fetch(`${url}/v1/keys/test`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ owner: "bench-insights" }) });
+  if (!res.ok) throw new Error(`could not issue a key: ${res.status}`);
+  const { key } = (await res.json()) as { key: string };
+  return {
+    url,
+    key,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A job parsed to the end: its id and the seconds from submission to done. */
+async function parseJob(url: string, key: string, bytes: Uint8Array): Promise<{ id: string; ms: number }> {
+  const form = new FormData();
+  form.set("pdf", new Blob([bytes as Uint8Array<ArrayBuffer>]), "large.pdf");
+  const t0 = performance.now();
+  const created = await fetch(`${url}/v1/parse/jobs`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  if (created.status !== 202) throw new Error(`job refused: ${created.status} ${await created.text()}`);
+  const { job_id } = (await created.json()) as { job_id: string };
+  for (;;) {
+    const snap = (await (await fetch(`${url}/v1/parse/jobs/${job_id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { state: string; error?: string };
+    if (snap.state === "done") return { id: job_id, ms: performance.now() - t0 };
+    if (snap.state === "failed") throw new Error(`job failed: ${snap.error}`);
+    await Bun.sleep(250);
+  }
+}
+
+function curl(url: string, key: string): { ms: number; bytes: number } {
+  const r = spawnSync("curl", ["-sS", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", "-H", `authorization: Bearer ${key}`, url], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
+  const [seconds, bytes] = r.stdout.trim().split(" ").map(Number);
+  return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
+}
+
+const stats = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { best: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0 };
+};
+const timed = (f: () => unknown): number => {
+  const t0 = performance.now();
+  f();
+  return performance.now() - t0;
+};
+
+const bytes = await input();
+const server = await startServer();
+try {
+  const { id, ms: parseMs } = await parseJob(server.url, server.key, bytes);
+  const resultUrl = `${server.url}/v1/parse/jobs/${id}/result`;
+  const json = await (await fetch(resultUrl, { headers: { authorization: `Bearer ${server.key}` } })).text();
+  const parsed = JSON.parse(json) as ParseResponse;
+  const rows = parsed.transactions.length;
+  const analyseMs: number[] = [];
+  const edgeMs: number[] = [];
+  const plainGet: number[] = [];
+  const insightsGet: number[] = [];
+  let sizes = { plain: 0, insights: 0 };
+  for (let i = 0; i < ROUNDS; i++) {
+    analyseMs.push(timed(() => analyse(parsed)));
+    edgeMs.push(timed(() => responseJson(withInsights(JSON.parse(json) as ParseResponse) as unknown as ParseResponse)));
+    const p = curl(resultUrl, server.key);
+    const q = curl(`${resultUrl}?include=insights`, server.key);
+    plainGet.push(p.ms);
+    insightsGet.push(q.ms);
+    sizes = { plain: p.bytes, insights: q.bytes };
+  }
+  const a = stats(analyseMs);
+  const e = stats(edgeMs);
+  const g = stats(plainGet);
+  const h = stats(insightsGet);
+  const pct = (ms: number) => `${((ms / parseMs) * 100).toFixed(1)}%`;
+  console.log(`statement: ${PAGES} pages, ${rows} rows; parse (job submitted to done, 2 workers): ${(parseMs / 1000).toFixed(1)} s`);
+  console.log(`insights alone (enrich + every insight): best ${a.best.toFixed(0)} ms, median ${a.median.toFixed(0)} ms = ${pct(a.median)} of the parse`);
+  console.log(`HTTP edge (JSON.parse + insights + responseJson): best ${e.best.toFixed(0)} ms, median ${e.median.toFixed(0)} ms = ${pct(e.median)} of the parse`);
+  console.log(`GET result: plain median ${g.median.toFixed(0)} ms (${(sizes.plain / 1e6).toFixed(1)} MB); include=insights median ${h.median.toFixed(0)} ms (${(sizes.insights / 1e6).toFixed(1)} MB); added ${(h.median - g.median).toFixed(0)} ms = ${pct(h.median - g.median)} of the parse`);
+} finally {
+  await server.stop();
+}
