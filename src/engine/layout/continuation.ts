@@ -263,7 +263,8 @@ function touchesTable(b: Block, rows: RowDraft[]): boolean {
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
 }
 
-export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after"): void {
+/** `at`: the line the texts come from (kept by callers for the reading order of a cell's lines; unused here). */
+export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after", _at?: { page: number; y: number }): void {
   for (const [role, text] of Object.entries(parts) as [ColumnRole, string][]) {
     const have = row.cells[role];
     if (!have) {
