@@ -102,6 +102,7 @@ export const Transaction = z
     reference: z.string(),
     currency: z.string(),
     enrichment: Enrichment.optional().describe("With include=insights only (docs/insights.md)"),
+    ocr_confidence: z.number().optional().describe("Scans read by OCR only: mean word confidence (0-100) of the line that printed the row's figures (docs/ocr.md)"),
   })
   .meta({ id: "Transaction" });
 
@@ -151,6 +152,15 @@ export const Checks = z
       .optional()
       .describe("Adjacent rows stamped seconds apart returned swapped because only that order chains: the pair's first row (0-based) and their distance in seconds"),
     statement_totals_match: z.boolean().optional().describe("The printed totals and counts cover every section and agree with their sum"),
+    ocr: z
+      .looseObject({
+        pages: z.number().int(),
+        mean_confidence: z.number(),
+        repaired_rows: z.array(z.looseObject({ row: z.number().int(), field: z.string(), printed: z.string(), used: z.string(), reason: z.string() })),
+        dates_unconfirmed: z.array(z.number().int()),
+      })
+      .optional()
+      .describe("Present when the statement was read by OCR (docs/ocr.md): pages read, mean word confidence, each figure the balance chain corrected (also listed in assumed), rows whose date OCR did not read on their line"),
   })
   .meta({ id: "Checks" });
 
@@ -212,7 +222,7 @@ export const ResultKind = z.enum(["json", "csv", "xlsx", "redact"]);
 
 export const JobProgress = z
   .object({
-    stage: z.string().describe("queued while queued; then extract, assemble or redact; retry (current: attempt, total: JOB_MAX_ATTEMPTS) when another instance takes over a job whose instance died; done or failed at the end"),
+    stage: z.string().describe("queued while queued; then extract, ocr (a scan's pages read by OCR), assemble or redact; retry (current: attempt, total: JOB_MAX_ATTEMPTS) when another instance takes over a job whose instance died; done or failed at the end"),
     current: z.number().int(),
     total: z.number().int(),
   })
