@@ -25,16 +25,18 @@ export function idempotencyKeyOf(headers: Headers): string | undefined {
 }
 
 /**
- * What "the same request" means: the file's bytes and every option that changes the answer
- * (format, bank, password, redact, client_reference, callback_url). The multipart boundary and
- * field order are not part of it, so a client retrying with a fresh boundary still matches.
+ * What "the same request" means: the file's bytes and every option that changes the answer (format,
+ * bank, password, redact, ocr, client_reference, callback_url: every field of the upload but its
+ * bytes and admission hold, so an option added later counts too). The multipart boundary and field
+ * order are not part of it, so a client retrying with a fresh boundary still matches.
  */
 export function fingerprintOf(upload: Upload): string {
-  const h = createHash("sha256");
-  h.update(upload.bytes);
-  const fileHash = h.digest("hex");
-  const parts = [fileHash, upload.kind, upload.bank ?? "", upload.password ?? "", upload.clientReference ?? "", upload.callbackUrl ?? ""];
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+  const { bytes, hold: _hold, ...options } = upload;
+  const fileHash = createHash("sha256").update(bytes).digest("hex");
+  const fields = Object.entries(options)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash("sha256").update(JSON.stringify([fileHash, fields])).digest("hex");
 }
 
 export type Idempotent = { replayOf: string } | { claimed: { settle(): Promise<void>; release(): Promise<void> } };
