@@ -5,7 +5,8 @@
  * table stays `unknown`: a wrong id is worse than none.
  */
 import { describe, expect, test } from "bun:test";
-import { assembleStatement } from "../../src/engine/index.ts";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { assembleStatement, parseStatement } from "../../src/engine/index.ts";
 import { detectBank, isDistinctiveHeading } from "../../src/engine/banks/detect.ts";
 import { page, pdfDoc, sheetDoc } from "./layout-helpers.ts";
 
@@ -106,5 +107,23 @@ describe("other zones that are not rows", () => {
       [124, [20, "03-Jan-2025"], [80, "03-Jan-2025"], [140, "FT250031"], { r: 370, t: "5,000.00" }, { r: 450, t: "14,000.00" }, [470, "002"], [600, "FROM MONIEPOINT MFB"]],
     ]);
     expect(res.metadata.bank).toBe("unknown");
+  });
+
+  test("a PDF's title in its information dictionary names the bank; without it the same pages stay unknown", async () => {
+    const make = async (title: string | null) => {
+      const doc = await PDFDocument.create();
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      const p = doc.addPage([600, 842]);
+      const lines: [number, [number, string][]][] = [
+        [100, [[40, "Date"], [120, "Description"], [330, "Debit"], [400, "Credit"], [480, "Balance"]]],
+        [112, [[40, "2024-03-01"], [120, "TRANSFER IN"], [400, "500.00"], [480, "1,500.00"]]],
+        [124, [[40, "2024-03-02"], [120, "POS PURCHASE"], [330, "200.00"], [480, "1,300.00"]]],
+      ];
+      for (const [y, pieces] of lines) for (const [x, t] of pieces) p.drawText(t, { x, y: 842 - y, size: 8, font });
+      if (title) doc.setTitle(title);
+      return doc.save();
+    };
+    expect((await parseStatement(await make("Kuda Statement"), {})).metadata.bank).toBe("kuda");
+    expect((await parseStatement(await make(null), {})).metadata.bank).toBe("unknown");
   });
 });

@@ -8,9 +8,10 @@
  * - the account number glued inside a reference stays as printed; standing alone it is masked.
  */
 import { describe, expect, test } from "bun:test";
+import JSZip from "jszip";
 import { assembleStatement } from "../../src/engine/index.ts";
 import { accountScrubber } from "../../src/engine/metadata/account-number.ts";
-import { loadTruth, parseReplica, replicaDifferences } from "../helpers/replica-truth.ts";
+import { loadReplica, loadTruth, parseReplica, replicaDifferences } from "../helpers/replica-truth.ts";
 import { page, pdfDoc, sheetDoc } from "./layout-helpers.ts";
 
 describe("Moniepoint replicas parse exactly", () => {
@@ -27,6 +28,12 @@ describe("Moniepoint replicas parse exactly", () => {
       expect(r.checks.assumed).toEqual([]);
     });
   }
+});
+
+test("the detailed XLSX is read although its styles.xml says vertical=\"Top\" (not a value the schema allows)", async () => {
+  const styles = await (await JSZip.loadAsync(loadReplica("moniepoint_personal-detailed.xlsx"))).file("xl/styles.xml")!.async("string");
+  expect(styles).toContain('vertical="Top"');
+  expect((await parseReplica("moniepoint_personal-detailed.xlsx")).transactions.length).toBe(loadTruth("moniepoint_personal-detailed.xlsx").sections[0]!.transactions.length);
 });
 
 type Row = [number, ...([number, string] | { r: number; t: string })[]];

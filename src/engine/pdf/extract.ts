@@ -74,8 +74,9 @@ async function loadPdf(data: Uint8Array, password?: string): Promise<PdfDocument
 export async function pdfProducer(doc: PdfDocument): Promise<string> {
   try {
     const meta = await doc.getMetadata();
-    const info = meta.info as { Producer?: unknown; Creator?: unknown } | undefined;
-    return [info?.Producer, info?.Creator].filter((v): v is string => typeof v === "string" && v !== "").join(" / ");
+    const info = meta.info as { Producer?: unknown; Creator?: unknown; Title?: unknown; Subject?: unknown; Author?: unknown } | undefined;
+    // As pdfiumProducer: title, subject and author too, for bank detection.
+    return [info?.Producer, info?.Creator, info?.Title, info?.Subject, info?.Author].filter((v): v is string => typeof v === "string" && v !== "").join(" / ");
   } catch {
     return "";
   }

@@ -19,7 +19,7 @@ export { DEFAULT_PDF_EXTRACTOR, PDF_EXTRACTORS, type PdfExtractorName } from "./
 export interface OpenedPdf {
   readonly extractor: PdfExtractorName;
   readonly pageCount: number;
-  /** "Producer / Creator" of the information dictionary ("" when neither is set). */
+  /** "Producer / Creator / Title / Subject / Author" of the information dictionary, those set ("" when none is). */
   producer(): Promise<string>;
   /** The information dictionary and XMP tools, for the integrity report. */
   info(): Promise<InfoFacts>;

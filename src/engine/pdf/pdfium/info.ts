@@ -15,7 +15,9 @@ import type { PdfiumDocument } from "./document.ts";
 
 /** "Producer / Creator" as pdfProducer (../extract.ts) builds it. */
 export function pdfiumProducer(doc: PdfiumDocument): string {
-  return [doc.metaText("Producer"), doc.metaText("Creator")].filter((v) => v !== "").join(" / ");
+  // Title, subject and author go with them: bank detection reads this string, and a logo-only
+  // letterhead's bank may be named only there ("Kuda Statement").
+  return ["Producer", "Creator", "Title", "Subject", "Author"].map((k) => doc.metaText(k)).filter((v) => v !== "").join(" / ");
 }
 
 export function pdfiumInfo(doc: PdfiumDocument, bytes: Uint8Array, password?: string): InfoFacts {
