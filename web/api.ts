@@ -46,7 +46,7 @@ export class Api {
   }
 
   /** The finished job's result in a format, from the same parse (no second metered parse). */
-  async result(job: JobRef, format?: "json" | "csv"): Promise<Blob | Envelope> {
+  async result(job: JobRef, format?: "json" | "csv" | "xlsx"): Promise<Blob | Envelope> {
     const res = await fetch(`/v1/parse/jobs/${encodeURIComponent(job.job_id)}/result${format ? `?format=${format}` : ""}`, { headers: this.headers() });
     if (!res.ok) return envelopeOf(res);
     return res.blob();

@@ -8,6 +8,7 @@
  */
 import { Api, rememberKey, storedKey } from "./api.ts";
 import { batchCsv } from "./batch-files.ts";
+import type { JobWorkbook } from "./batch-xlsx.ts";
 import { Charts } from "./charts.ts";
 import { $, node } from "./dom.ts";
 import { money } from "./format.ts";
@@ -15,6 +16,7 @@ import { ProgressView } from "./progress.ts";
 import { type QueueItem, QueueView, stemOf } from "./queue.ts";
 import { ResultView } from "./result-view.ts";
 import { TransactionTable } from "./table.ts";
+import { InsightsView } from "./insights.ts";
 import { type Envelope, isEnvelope, isParse, type Output, type ParseResponse, type RedactRef } from "./types.ts";
 import { statementHeadline } from "./verdict.ts";
 import { FRIENDLY, friendly } from "./words.ts";
@@ -49,7 +51,9 @@ const el = {
 const apiKey = () => el.key.value.trim();
 const api = new Api(apiKey);
 const progress = new ProgressView();
-const result = new ResultView(new TransactionTable(), new Charts());
+const table = new TransactionTable();
+const result = new ResultView(table, new Charts());
+const insights = new InsightsView(table, apiKey);
 const queue = new QueueView($<HTMLOListElement>("queue"), (item) => void view(item));
 
 let running: QueueItem | undefined;
@@ -160,6 +164,13 @@ async function runQueue() {
 /** Read through a call: the state changed while the job ran, which a narrowed `item.state` would hide from the compiler. */
 const finished = (item: QueueItem) => item.state === "done";
 
+/** "38 transactions", or "35 transactions in 2 accounts" (the top level holds only the first section's rows). */
+function rowsText(r: ParseResponse): string {
+  const sections = r.accounts && r.accounts.length > 0 ? r.accounts : [r];
+  const rows = sections.reduce((n, s) => n + s.transactions.length, 0).toLocaleString("en");
+  return sections.length > 1 ? `${rows} transactions in ${sections.length} accounts` : `${rows} transactions`;
+}
+
 /** One file as a job, to its end; true when the server refused the key. */
 async function parseOne(item: QueueItem, output: Output): Promise<boolean> {
   running = item;
@@ -186,7 +197,7 @@ async function parseOne(item: QueueItem, output: Output): Promise<boolean> {
     item.result = outcome;
     progress.finish(`Done: 100% (${outcome.transactions.length} transactions)`);
     await prepareDownloads(item, outcome);
-    queue.set(item, "done", `${outcome.transactions.length.toLocaleString("en")} transactions`);
+    queue.set(item, "done", rowsText(outcome));
     queue.verdict(item, statementHeadline(outcome));
     return false;
   } catch (err) {
@@ -244,6 +255,7 @@ async function view(item: QueueItem) {
   const n = d.redactions ?? 0;
   el.dlHint.textContent = d.redacted ? `${n} item${n === 1 ? "" : "s"} redacted. Redaction is its own parse: choose JSON or CSV to see the transactions.` : "";
   result.show(item.file.name, item.result, await bankNames());
+  void insights.show(item.job, item.result);
 }
 
 function save(blob: Blob | undefined, name: string) {
@@ -284,16 +296,32 @@ function updateBatch() {
 el.batchCsv.addEventListener("click", () => save(batchCsv(batchResults()), "statements.csv"));
 el.batchXlsx.addEventListener("click", () => void downloadXlsx());
 
+/** The server's workbook of each statement in the batch (converted from its kept result, not parsed again). */
+async function jobWorkbooks(): Promise<JobWorkbook[]> {
+  const items = queue.items.filter((i) => i.state === "done" && i.job && i.result && i.result.sample !== true);
+  return Promise.all(
+    items.map(async (i) => {
+      const got = i.job ? await api.result(i.job, "xlsx") : undefined;
+      if (!got || "error_class" in got) throw new Error(`${i.file.name}: ${got?.error ?? "no job"}`);
+      return { name: i.file.name, bytes: await got.arrayBuffer() };
+    }),
+  );
+}
+
 async function downloadXlsx() {
   el.batchXlsx.disabled = true;
+  const label = el.batchXlsx.textContent;
+  el.batchXlsx.textContent = "Preparing XLSX…";
   try {
     // exceljs is loaded only now, from this server, as its own script.
-    const url = "/assets/batch-xlsx.js";
-    const { batchXlsx } = (await import(url)) as typeof import("./batch-xlsx.ts");
-    save(await batchXlsx(batchResults()), "statements.xlsx");
+    // A URL made at run time: the bundler must leave this import to the browser.
+    const url = new URL("/assets/batch-xlsx.js", location.href).href;
+    const [{ batchXlsx }, books] = await Promise.all([import(url) as Promise<typeof import("./batch-xlsx.ts")>, jobWorkbooks()]);
+    save(await batchXlsx(books), "statements.xlsx");
   } catch (e) {
     showError({ error: e instanceof Error ? e.message : String(e), error_class: "network_error" });
   } finally {
+    el.batchXlsx.textContent = label;
     el.batchXlsx.disabled = false;
   }
 }

@@ -1,8 +1,8 @@
 /**
- * One file for a whole batch: every parsed statement's rows under one header. The rows come from
- * the engine's own writers (src/engine/csv.ts, src/output/xlsx.ts) over a source whose account
- * sections are every section of every statement, so the columns (bank, account, ... derived_balance)
- * and cells are exactly those of each statement's own CSV or XLSX, stacked in queue order.
+ * The batch as one CSV: every parsed statement's rows under one header, written by the engine's own
+ * CSV writer (src/engine/csv.ts) over a source whose account sections are every section of every
+ * statement, so the columns (bank, account, ... derived_balance) and cells are exactly those of each
+ * statement's own CSV, stacked in queue order. (The workbook is merged from the server's: web/batch-xlsx.ts.)
  */
 import { toCsv } from "../src/engine/csv.ts";
 import type { RowSection } from "../src/engine/statement-rows.ts";

@@ -127,6 +127,7 @@ export class ResultView {
 
 /** "Zenith Bank (zenith)"; the id alone when the list has no name for it. */
 export function bankName(id: string, banks: Map<string, string>): string {
+  if (id === "unknown") return "Not recognised (read with the generic layout rules)";
   const name = banks.get(id);
   return name && name !== id ? `${name} (${id})` : id;
 }

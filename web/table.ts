@@ -22,6 +22,11 @@ const SORTS: Record<SortKey, (a: Row, b: Row) => number> = {
   "amount-asc": byAmount,
 };
 
+export interface TableExtension {
+  cell(index: number, list: Transaction[]): HTMLTableCellElement;
+  keep(index: number, list: Transaction[]): boolean;
+}
+
 export class TransactionTable {
   private readonly tbody = document.querySelector("#transactions tbody") as HTMLTableSectionElement;
   private readonly search = $<HTMLInputElement>("search");
@@ -34,6 +39,9 @@ export class TransactionTable {
   private page = 0;
   private breakAt: number | null = null;
   private rounding = new Set<number>();
+  private list: Transaction[] = [];
+  /** Another module's extra cell and row filter (web/insights.ts); index is the row's in the shown list. */
+  private extra?: TableExtension;
 
   constructor() {
     let pending: ReturnType<typeof setTimeout> | undefined;
@@ -47,6 +55,7 @@ export class TransactionTable {
   }
 
   show(transactions: Transaction[], o: { breakAt: number | null; roundingRows: number[] }): void {
+    this.list = transactions;
     this.rows = transactions.map((t, index) => {
       const d = parseAmount(t.debit)?.kobo ?? 0n;
       const c = parseAmount(t.credit)?.kobo ?? 0n;
@@ -59,9 +68,22 @@ export class TransactionTable {
     this.refresh();
   }
 
+  /** Adds (or, with undefined, removes) an extra cell per row and a row filter; the rows are drawn again. */
+  extend(extra: TableExtension | undefined): void {
+    this.extra = extra;
+    this.refresh();
+  }
+
+  /** Draws the rows again (an extension's filter changed). */
+  refreshRows(): void {
+    this.refresh();
+  }
+
   private refresh(): void {
     const q = this.search.value.trim().toLowerCase();
-    const matched = q ? this.rows.filter((r) => r.haystack.includes(q)) : this.rows.slice();
+    const extra = this.extra;
+    const kept = extra ? this.rows.filter((r) => extra.keep(r.index, this.list)) : this.rows;
+    const matched = q ? kept.filter((r) => r.haystack.includes(q)) : kept.slice();
     // The statement's own order is the default: it is already oldest first and keeps same-time groups as printed.
     const key = this.sort.value as SortKey;
     this.view = key === "date-asc" ? matched : matched.sort(SORTS[key] ?? SORTS["date-asc"]);
@@ -109,6 +131,7 @@ export class TransactionTable {
       amount(money(t.balance), "bal", "Balance"),
       node("td", t.currency, "ccy"),
     );
+    if (this.extra) tr.append(this.extra.cell(r.index, this.list));
     return tr;
   }
 }

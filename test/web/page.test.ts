@@ -176,6 +176,10 @@ describe("web page", () => {
     await page.locator("#result").waitFor({ state: "visible" });
     expect(await page.locator("#sample-note").isVisible()).toBe(true);
     expect(await page.locator("#sample-note").textContent()).toContain("not your document");
+    // Never green: the headline says it is the sample.
+    expect(await page.locator("#badge").textContent()).not.toContain("Verified");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator("#result").screenshot({ path: join(ARTIFACTS, "web-sample.png") });
   });
 
   test("a real parse is not labelled as a sample", async () => {
