@@ -70,6 +70,11 @@ describe("a heading set names the bank only with its own wording", () => {
     expect(detectBank({ text: "", headings: "Date Transaction Type Transaction Ref Transaction Amount Balance Before Balance After Charge Beneficiary Narration", producer: "" }).profile).toBeNull();
   });
 
+  test("a full stop left out of a heading still matches (Trans Date, DOC NO)", () => {
+    expect(detectBank({ text: "", headings: "Trans Date Value Date Reference Debits Credits Balance Originating Branch Remarks", producer: "" }).profile?.id).toBe("gtbank");
+    expect(detectBank({ text: "", headings: "POST DATE DESC DOC NO VALUE DATE DR CR BALANCE", producer: "" }).profile?.id).toBe("union");
+  });
+
   test("which headings count as a bank's own wording", () => {
     expect(["Originating Branch", "CREATE DATE", "DESC", "Settlement Debit", "Terminal ID"].every(isDistinctiveHeading)).toBe(true);
     expect(["Trans. Date", "Value Date", "Debits", "Credits", "Balance", "Remarks", "NARRATION", "POSTED DATE"].some(isDistinctiveHeading)).toBe(false);

@@ -47,6 +47,8 @@ function pattern(marker: string): RegExp {
   if (!re) {
     const body = normalise(marker.trim())
       .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+      // A full stop may be left out ("Trans Date" for "Trans. Date", "DOC NO" for "DOC NO.").
+      .replace(/\\\./g, "\\.?")
       .replace(/ /g, "\\s*");
     re = new RegExp(`(?<![a-z0-9])${body}(?![a-z0-9])`, "g");
     patterns.set(marker, re);
