@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { textIsInvisibleOverScans } from "../../src/engine/ocr/decide.ts";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { hasScannedPage } from "../../src/engine/ocr/decide.ts";
 import { parseStatement } from "../../src/engine/index.ts";
 import type { AppError } from "../../src/errors.ts";
 
@@ -17,12 +18,27 @@ describe("the text path's decision to treat a PDF as a scan", () => {
   test("a garbage invisible layer over a full-page image is scanned_document, not a statement", async () => {
     const e = (await parseStatement(bytes("scans/heritage-garbage-layer.pdf")).catch((x: unknown) => x)) as AppError;
     expect(e.errorClass).toBe("scanned_document");
-    expect(e.message).toContain("invisible layer");
+    expect(e.message).toContain("scanned pages");
   });
 
-  test("the garbage layer is invisible text over a page image; a text statement is not", async () => {
-    expect(await textIsInvisibleOverScans(bytes("scans/heritage-garbage-layer.pdf"))).toBe(true);
-    expect(await textIsInvisibleOverScans(bytes("heritage/statement.pdf"))).toBe(false);
+  test("a page image under invisible text or under none is a scanned page; visible text is not", async () => {
+    expect(await hasScannedPage(bytes("scans/heritage-garbage-layer.pdf"))).toBe(true);
+    expect(await hasScannedPage(bytes("scans/zenith-scan.pdf"))).toBe(true);
+    expect(await hasScannedPage(bytes("heritage/statement.pdf"))).toBe(false);
+    expect(await hasScannedPage(bytes("scans/fidelity-outlined.pdf"))).toBe(false);
+  });
+
+  test("text pages that do not read as a statement in front of a scanned page: scanned_document (OCR reads all pages)", async () => {
+    const out = await PDFDocument.create();
+    const cover = await PDFDocument.create();
+    cover.addPage().drawText("Dear customer, please find your statement attached.", { x: 50, y: 700, size: 12, font: await cover.embedFont(StandardFonts.Helvetica) });
+    const scan = await PDFDocument.load(bytes("scans/zenith-scan.pdf"));
+    const [first] = await out.copyPages(cover, [0]);
+    const [second] = await out.copyPages(scan, [0]);
+    out.addPage(first!);
+    out.addPage(second!);
+    const e = (await parseStatement(await out.save()).catch((x: unknown) => x)) as AppError;
+    expect(e.errorClass).toBe("scanned_document");
   });
 
   test("an invisible layer that reads as a statement keeps the text path", async () => {

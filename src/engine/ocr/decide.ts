@@ -2,7 +2,8 @@
  * When a PDF's text cannot be trusted and its pages go to OCR instead (issue 24 class 7, issue 25).
  * A page with no text, or only vector outlines, already has no text items (assertHasText). A bad OCR
  * tool's pass leaves invisible text (render mode 3) over a full-page image; when that layer does not
- * read as a statement, the document is treated as a scan. A layer that reads as a statement (rows
+ * read as a statement, the document is treated as a scan; so is one whose text pages do not read as
+ * a statement and that has pages that are images only. A layer that reads as a statement (rows
  * that chain and nothing printed against them) keeps the text path: it is faster and exact.
  */
 import { AppError, scannedDocument } from "../../errors.ts";
@@ -16,17 +17,20 @@ const FULL_PAGE_COVER = 0.8;
 /** Documents with more pages are not inspected (a scan that long is refused by OCR_MAX_PAGES anyway). */
 const MAX_PAGES_INSPECTED = 100;
 
-/** Every page's text is invisible and lies over an image covering the page. */
-export async function textIsInvisibleOverScans(bytes: Uint8Array, password?: string): Promise<boolean> {
+/**
+ * Some page is a scan: an image covering the page with no text over it, or only invisible text (a
+ * page of a statement whose other pages carry text, a cover letter in front of scanned pages).
+ * Pages whose text is visible are read as text either way.
+ */
+export async function hasScannedPage(bytes: Uint8Array, password?: string): Promise<boolean> {
   const doc = await openPdfium(bytes, password);
   try {
-    if (doc.pageCount === 0 || doc.pageCount > MAX_PAGES_INSPECTED) return false;
+    if (doc.pageCount > MAX_PAGES_INSPECTED) return false;
     for (let n = 1; n <= doc.pageCount; n++) {
       const o = pageObjects(doc, n);
-      if (o.textObjects > 0 && o.invisibleTextObjects < o.textObjects) return false;
-      if (o.largestImageCover < FULL_PAGE_COVER) return false;
+      if (o.largestImageCover >= FULL_PAGE_COVER && o.invisibleTextObjects === o.textObjects) return true;
     }
-    return true;
+    return false;
   } finally {
     doc.close();
   }
@@ -38,12 +42,12 @@ export function readsAsStatement(r: ParseResponse): boolean {
 }
 
 export const garbageTextLayer = () =>
-  scannedDocument("The PDF's only text is an invisible layer over page images (a scan's OCR pass) that does not read as a statement; the pages must be read as a scan");
+  scannedDocument("The PDF's text does not read as a statement and it has scanned pages (page images with no text over them, or only an invisible layer from a scan's OCR pass); it must be read as a scan");
 
 /**
- * assembleStatement, except that a PDF whose text is only an invisible layer over page images and
- * does not read as a statement (or reads as no table at all) is refused as a scan (scanned_document),
- * for OCR to read. The pages are inspected only then, so a statement that reads costs nothing more.
+ * assembleStatement, except that a PDF whose text does not read as a statement (or reads as no table
+ * at all) and that has scanned pages is refused as a scan (scanned_document), for OCR to read all of
+ * its pages. The pages are inspected only then, so a statement that reads costs nothing more.
  */
 export async function assembleOrScan(doc: ExtractedDocument, bytes: Uint8Array, opts: { bank?: string; password?: string }): Promise<ParseResponse> {
   if (doc.kind !== "pdf") return assembleStatement(doc, { bank: opts.bank });
@@ -52,9 +56,9 @@ export async function assembleOrScan(doc: ExtractedDocument, bytes: Uint8Array, 
     result = assembleStatement(doc, { bank: opts.bank });
   } catch (e) {
     const noTable = e instanceof AppError && (e.errorClass === "layout_unrecognized" || e.errorClass === "empty_statement");
-    if (noTable && (await textIsInvisibleOverScans(bytes, opts.password))) throw garbageTextLayer();
+    if (noTable && (await hasScannedPage(bytes, opts.password))) throw garbageTextLayer();
     throw e;
   }
-  if (!readsAsStatement(result) && (await textIsInvisibleOverScans(bytes, opts.password))) throw garbageTextLayer();
+  if (!readsAsStatement(result) && (await hasScannedPage(bytes, opts.password))) throw garbageTextLayer();
   return result;
 }
