@@ -31,6 +31,9 @@ export const EventData = z
     plan: optionalObject(Plan),
     metadata: optionalObject(z.object({}).passthrough()),
     subscription: optionalObject(z.object({ subscription_code: z.string().optional() }).passthrough()),
+    /** invoice.update: whether the invoice is paid, and the charge that paid it. */
+    paid: z.boolean().optional(),
+    transaction: optionalObject(z.object({ reference: z.string().optional(), status: z.string().optional(), currency: z.string().optional() }).passthrough()),
   })
   .passthrough();
 export type EventData = z.infer<typeof EventData>;

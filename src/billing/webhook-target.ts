@@ -119,9 +119,27 @@ async function subscriptionCreateTarget(db: Queryable, plans: PlanTable, data: E
   return notOurs("no checkout of this server for this customer and plan");
 }
 
+/**
+ * A renewal paid (`invoice.update` with `paid: true`): Paystack names the subscription, so the
+ * owner is that subscription's, even when its customer is shared (a renewal charge.success names
+ * only the customer). The amount must be the owner's plan price.
+ */
+async function invoicePaidTarget(db: Queryable, plans: PlanTable, data: EventData, now: Date): Promise<Resolution> {
+  if (data.paid !== true) return notOurs("the invoice is not paid");
+  const subscriptionCode = data.subscription?.subscription_code ?? data.subscription_code;
+  const owner = subscriptionCode ? await findOwnerByProviderCodes(db, { subscriptionCode }) : undefined;
+  const sub = owner ? await getSubscription(db, owner) : undefined;
+  if (!owner || !sub) return notOurs("no owner holds this invoice's subscription");
+  const mismatch = paymentMismatch(data.amount, data.transaction?.currency ?? data.currency ?? PLAN_CURRENCY, BigInt(plans[sub.tier].priceKobo));
+  if (mismatch) return rejected(`renewal invoice for ${owner}: ${mismatch}`);
+  const paidAt = dateOf(data.paid_at) ?? now;
+  return found({ owner, activation: { tier: sub.tier, activeUntil: paidThrough(paidAt), paidAt } });
+}
+
 /** Which owner (and for activations, which plan and until when) an event is about. */
 export async function resolveTarget(db: Queryable, plans: PlanTable, event: string, data: EventData, now: Date): Promise<Resolution> {
   if (event === "subscription.create") return subscriptionCreateTarget(db, plans, data, now);
+  if (event === "invoice.update") return invoicePaidTarget(db, plans, data, now);
   const customerCode = data.customer?.customer_code;
   const subscriptionCode = data.subscription_code ?? data.subscription?.subscription_code;
   // An event about one subscription must not end another (an owner who changed plans): when it

@@ -20,7 +20,7 @@ export function verifySignature(rawBody: Uint8Array, signature: string | null, s
 export const signBody = (rawBody: string | Uint8Array, secretKey: string): string =>
   createHmac("sha512", secretKey).update(rawBody).digest("hex");
 
-export const HANDLED_EVENTS = ["charge.success", "subscription.create", "subscription.not_renew", "subscription.disable", "invoice.payment_failed"] as const;
+export const HANDLED_EVENTS = ["charge.success", "invoice.update", "subscription.create", "subscription.not_renew", "subscription.disable", "invoice.payment_failed"] as const;
 
 export type WebhookOutcome =
   | { status: "processed"; event: string; owner: string; change: string }
@@ -91,6 +91,7 @@ function eventObjectId(event: string, data: EventData): string | undefined {
     case "charge.success":
       return str(data.reference) ?? str(data.id);
     case "invoice.payment_failed":
+    case "invoice.update":
       return str(data.invoice_code) ?? str(data.id);
     default:
       return str(data.subscription_code) ?? str(data.id);
@@ -100,6 +101,7 @@ function eventObjectId(event: string, data: EventData): string | undefined {
 const changeFor = (event: string): string =>
   ({
     "charge.success": "activated",
+    "invoice.update": "activated",
     "subscription.create": "activated",
     "subscription.not_renew": "non_renewing",
     "subscription.disable": "ended",
@@ -114,6 +116,7 @@ async function apply(db: Queryable, event: string, data: EventData, target: Targ
   };
   switch (event) {
     case "charge.success":
+    case "invoice.update":
     case "subscription.create":
       if (target.activation) await activateSubscription(db, { owner: target.owner, ...target.activation, ...codes });
       return;

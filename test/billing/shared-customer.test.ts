@@ -9,6 +9,8 @@ import { startTestServer } from "../helpers/server.ts";
  * - two owners who pay with the same e-mail share one Paystack customer; each subscription goes
  *   to the owner it belongs to (by its subscription code or checkout), never by the shared
  *   customer code, and one owner's failed invoice leaves the other alone;
+ * - a renewal is credited through its invoice.update (which names the subscription), not through
+ *   the charge (which names only the customer);
  * - a payment failure older than the latest successful charge (delivered late) is ignored.
  */
 const db = await sharedDb();
@@ -31,6 +33,29 @@ async function deliver(event: PaystackEvent): Promise<Record<string, string>> {
   const res = await paystack.deliver(webhookUrl, event);
   expect(res.status).toBe(200);
   return (await res.json()) as Record<string, string>;
+}
+/** Paystack's invoice.update for a renewal invoice (paid when the card was charged). */
+function invoicePaid(p: { email: string; customerCode: string; subscriptionCode: string; invoiceCode: string; paidAt: string; paid?: boolean; amountKobo?: number }): PaystackEvent {
+  const amount = p.amountKobo ?? PRICE;
+  return {
+    event: "invoice.update",
+    data: {
+      domain: "test",
+      invoice_code: p.invoiceCode,
+      amount,
+      period_start: p.paidAt,
+      period_end: p.paidAt,
+      status: p.paid === false ? "pending" : "success",
+      paid: p.paid ?? true,
+      paid_at: p.paid === false ? null : p.paidAt,
+      description: null,
+      authorization: { authorization_code: "AUTH_test", reusable: true },
+      subscription: { status: "active", subscription_code: p.subscriptionCode, email_token: "d7gofp6yppn3qz7", amount, next_payment_date: null },
+      customer: { email: p.email, customer_code: p.customerCode, phone: null, metadata: {}, risk_action: "default" },
+      transaction: { reference: `T${p.invoiceCode}`, status: "success", amount, currency: "NGN" },
+      created_at: p.paidAt,
+    },
+  };
 }
 const processed = async (event: PaystackEvent) => expect((await deliver(event)).status).toBe("processed");
 const subscriptionOf = async (owner: string) => {
@@ -59,6 +84,29 @@ describe("two owners, one Paystack customer (item 11)", () => {
     // A renewal charge naming only the shared customer cannot be told apart: it credits nobody.
     const renewal = await deliver(chargeSuccess({ ...who, reference: `renewal-${unique()}`, amountKobo: PRICE }));
     expect(renewal.status).toBe("ignored");
+  });
+
+  test("a renewal of a shared customer is credited through its invoice.update (the subscription code), to that owner only", async () => {
+    const [a, b] = [unique("ra"), unique("rb")];
+    const email = `${unique("renew")}@example.com`;
+    const customerCode = `CUS_${unique("renew")}`;
+    const who = { email, customerCode, planCode: PLAN };
+    for (const owner of [a, b]) {
+      await processed(chargeSuccess({ ...who, reference: await checkout(owner, email), amountKobo: PRICE, paidAt: new Date(Date.now() - 3_600_000).toISOString() }));
+      await processed(subscriptionEvent("subscription.create", { ...who, subscriptionCode: `SUB_${owner}` }));
+    }
+    await processed(invoicePaymentFailed({ ...who, subscriptionCode: `SUB_${b}`, invoiceCode: `INV_${b}_f` }));
+    // A's renewal: the charge names only the shared customer (credits nobody), the invoice names A's subscription.
+    expect((await deliver(chargeSuccess({ ...who, reference: `renewal-${unique()}`, amountKobo: PRICE }))).status).toBe("ignored");
+    const paidAt = new Date(Date.now() - 60_000).toISOString();
+    await processed(invoicePaid({ ...who, subscriptionCode: `SUB_${a}`, invoiceCode: `INV_${a}_r`, paidAt }));
+    expect((await getSubscription(db, a))?.lastPaidAt?.toISOString()).toBe(paidAt);
+    expect(await subscriptionOf(a)).toEqual({ status: "active", code: `SUB_${a}` });
+    expect(await subscriptionOf(b)).toEqual({ status: "past_due", code: `SUB_${b}` });
+    // An unpaid invoice, or one of the wrong amount, credits nobody.
+    expect((await deliver(invoicePaid({ ...who, subscriptionCode: `SUB_${b}`, invoiceCode: `INV_${b}_u`, paidAt, paid: false }))).status).toBe("ignored");
+    expect((await deliver(invoicePaid({ ...who, subscriptionCode: `SUB_${b}`, invoiceCode: `INV_${b}_w`, paidAt, amountKobo: 100 }))).status).toBe("ignored");
+    expect((await subscriptionOf(b)).status).toBe("past_due");
   });
 
   test("a subscription two owners could be waiting for (same e-mail and plan, neither has one) is given to neither", async () => {
