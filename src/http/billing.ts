@@ -106,7 +106,7 @@ export const paystackWebhookRoutes = (deps: Pick<AppDeps, "db" | "config" | "log
       detail: {
         summary: "Paystack webhook",
         description:
-          "Verifies x-paystack-signature (HMAC-SHA512 of the raw body with the secret key) and applies charge.success, subscription.create, " +
+          "Verifies x-paystack-signature (HMAC-SHA512 of the raw body with the secret key) and applies charge.success, invoice.update (paid), subscription.create, " +
           "subscription.not_renew, subscription.disable and invoice.payment_failed idempotently. Bad or missing signature: 401 and nothing changes.",
       },
     },
