@@ -55,6 +55,8 @@ export function readOcrStatement(pages: readonly OcrPage[], opts: OcrReadOptions
   }
   const lines = ocrLines(used);
   final.accounts.forEach((s, i) => annotate(s, lines, applied[i]!, rewrites, pages.length, confidence));
+  // The top level repeats the first section; its flag is a copy, so it follows the section's.
+  final.row_wise_reconcilable = final.accounts[0]!.row_wise_reconcilable;
   refuseIfBroken(final, opts, tried);
   return final;
 }
