@@ -1,10 +1,6 @@
-import { toCsv } from "../engine/csv.ts";
-import { withInsights } from "../engine/insights/index.ts";
-import { responseJson } from "../engine/response-json.ts";
-import type { ParseResponse } from "../engine/types.ts";
 import type { Deliverable, ParseFormat } from "../jobs/result-formats.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
-import { toXlsx } from "../output/xlsx.ts";
+import { insightsOffThread } from "../output/insights-pool.ts";
 import { RequestValidationError } from "./errors.ts";
 
 /**
@@ -12,7 +8,8 @@ import { RequestValidationError } from "./errors.ts";
  * `insights` at the top level, or the CSV / XLSX with category and counterparty columns. The
  * insights are made here, at the HTTP edge, from the ParseResponse JSON the workers answered or
  * the job kept: read time, so a kept result is never parsed again and the kept JSON stays the
- * spec's (the engine's insight functions are pure; src/engine/insights/).
+ * spec's (the engine's insight functions are pure; src/engine/insights/). They are made on a
+ * thread of their own (src/output/insights-pool.ts): seconds of CPU on the largest statements.
  */
 
 export const INCLUDE_VALUES = ["insights"] as const;
@@ -44,9 +41,5 @@ export const redactWithInsights = () =>
 /** A finished parse with insights, in `format`; undefined for a redact result (no parse to explain). */
 export async function insightsAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
-  const enriched = withInsights(JSON.parse(outcome.json) as ParseResponse);
-  if (format === "xlsx") return { kind: "xlsx", bytes: await toXlsx(enriched, { insights: true }) };
-  const json = responseJson(enriched as unknown as ParseResponse);
-  if (format === "csv") return { kind: "csv", json, csv: toCsv(enriched, { insights: true }) };
-  return { kind: "json", json };
+  return insightsOffThread(outcome.json, format);
 }
