@@ -158,3 +158,13 @@ describe("counterparty and session id", () => {
     expect(enrich(inn(`NIP FRM ADA OBI ${id}7`)).enrichment.session_id).toBeNull();
   });
 });
+
+describe("wallet forms", () => {
+  test("Received from / Sent to name the party; funding words make a transfer", () => {
+    const a = enrich(inn("Received from NGOZI EZE | Kuda | 2011111111")).enrichment;
+    expect([a.category, a.counterparty?.name, a.counterparty?.bank]).toEqual(["transfer_in", "NGOZI EZE", "Kuda"]);
+    const b = enrich(out("Sent to TUNDE BAKARE")).enrichment;
+    expect([b.category, b.counterparty?.name]).toEqual(["transfer_out", "TUNDE BAKARE"]);
+    expect(enrich(inn("Wallet Funding via Card 4417")).enrichment.category).toBe("transfer_in");
+  });
+});

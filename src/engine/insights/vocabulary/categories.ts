@@ -283,7 +283,10 @@ export const CATEGORY_RULES: unknown[] = [
 ];
 
 /** Words that make an otherwise unexplained row a transfer (transfer_in or transfer_out by its direction). */
-export const TRANSFER_TERMS: unknown[] = ["TRANSFER", "TRF", "TRFR", "TRANS", "NIP", "NIBSS", "FT", "FIP", "INTERBANK", "INTRABANK", "MOB TRF", "FRM", "FROM", "TO", "IFO", "P2P", "SEND MONEY", "RECEIVED"];
+export const TRANSFER_TERMS: unknown[] = [
+  "TRANSFER", "TRF", "TRFR", "TRSF", "XFER", "TRANS", "NIP", "NIBSS", "FT", "FIP", "INTERBANK", "INTRABANK", "MOB TRF", "FRM", "FROM", "TO", "IFO", "P2P",
+  "SEND MONEY", "SENT", "RECEIVED", "INWARD", "OUTWARD", "DEPOSIT", "FUNDING", "WALLET FUNDING", "ADD MONEY", "PAYMENT", "PAID",
+];
 
 /** Items returned unpaid or failed (bounced), listed with reversals. */
 export const BOUNCED: unknown = {

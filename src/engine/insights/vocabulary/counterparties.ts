@@ -30,6 +30,20 @@ export const COUNTERPARTIES: unknown = {
       source: "OPay, PalmPay, Kuda: Transfer to <name> | <bank> | <account>",
     },
     {
+      id: "wallet_received",
+      direction: "credit",
+      pattern: String.raw`^(?:Money )?Received from (?<name>[^|*]+?)\s*(?:\|\s*(?<bank>[^|]+?)\s*(?:\|.*)?)?$`,
+      confidence: 0.9,
+      source: "Wallet apps: Received from <name> | <bank>",
+    },
+    {
+      id: "wallet_sent",
+      direction: "debit",
+      pattern: String.raw`^(?:Money )?(?:Sent|Send) to (?<name>[^|*]+?)\s*(?:\|\s*(?<bank>[^|]+?)\s*(?:\|.*)?)?$`,
+      confidence: 0.9,
+      source: "Wallet apps: Sent to <name> | <bank>",
+    },
+    {
       id: "moniepoint_out",
       direction: "debit",
       pattern: String.raw`^TRANSFER TO (?<name>.+?)\s+\*{3,}\d+\s*/`,
