@@ -147,6 +147,7 @@ async function uploadOne(
       password: o.password,
       bank: o.bank,
       signal: o.signal,
+      clientReference: referenceOf(input),
     });
     for await (const ev of events) {
       if (ev.type === "created") onCreated(ev.jobId);
@@ -180,6 +181,9 @@ async function uploadOne(
     return { file, ok: false, reason, pages, refused };
   }
 }
+
+/** The file's path below its argument, as the job's client_reference (so the jobs list names the file): at most 200 characters, no control characters. */
+const referenceOf = (input: Input): string => input.rel.replace(/[\u0000-\u001f\u007f]/g, "?").slice(-200);
 
 function describe(o: Outcome): string {
   const name = basename(o.file);

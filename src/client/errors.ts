@@ -81,6 +81,10 @@ export class JobCancelledError extends ApiError {}
 export class JobFinishedError extends ApiError {}
 /** The job's record and result were swept; submit the document again. */
 export class JobExpiredError extends ApiError {}
+/** An Idempotency-Key reused within 24 h with a different request (409); use a new key for a new request. */
+export class IdempotencyKeyReusedError extends ApiError {}
+/** The first request with this Idempotency-Key is still being answered (409); retry once it has. */
+export class IdempotencyInProgressError extends ApiError {}
 /** Client side: the call's time limit passed before the server answered (errorClass `timeout`). */
 export class TimeoutError extends ApiError {}
 /** Client side: no HTTP response at all (errorClass `network_error`). */
@@ -123,6 +127,8 @@ const BY_CLASS: Readonly<Record<string, ApiErrorClass>> = {
   database_unavailable: DatabaseUnavailableError,
   upload_aborted: UploadAbortedError,
   upload_timeout: UploadTimeoutError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  idempotency_in_progress: IdempotencyInProgressError,
 };
 
 /** Builds the subclass for `init.errorClass`; classes this client does not know give a plain ApiError. */

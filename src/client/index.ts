@@ -69,11 +69,20 @@ export interface UploadOptions extends CallOptions {
   password?: string;
   /** File name sent with the upload (the server sniffs the bytes; this is only a label). */
   filename?: string;
+  /**
+   * Sent as `Idempotency-Key`: the same key with the same request within 24 h gets the first
+   * answer again (not parsed or counted twice); with another request, IdempotencyKeyReusedError.
+   */
+  idempotencyKey?: string;
 }
 
 export interface JobOptions extends UploadOptions {
   format?: "json" | "csv";
   redact?: boolean;
+  /** Your own label for the job (up to 200 characters), shown in its snapshot and the jobs list. */
+  clientReference?: string;
+  /** Where the server POSTs the job's final snapshot, signed (https, public address). */
+  callbackUrl?: string;
 }
 
 export interface Client {
@@ -107,7 +116,7 @@ const CANCEL_TIMEOUT_MS = 10_000;
 /** HTTP status the server uses for an error class, for envelopes that arrive without one (the SSE `result` event). */
 const STATUS_OF_CLASS: Record<string, number> = {
   auth_error: 401, subscription_inactive: 402, forbidden: 403, not_found: 404, job_expired: 404, stream_in_use: 409, conflict: 409,
-  job_cancelled: 409, job_finished: 409,
+  job_cancelled: 409, job_finished: 409, idempotency_key_reused: 409, idempotency_in_progress: 409,
   payload_too_large: 413, too_many_pages: 413, rate_limited: 429, queue_full: 503, service_unavailable: 503,
   database_unavailable: 503, upload_aborted: 400, upload_timeout: 408,
   internal_error: 500, worker_crashed: 500,
@@ -187,7 +196,9 @@ export function createClient(options: ClientOptions): Client {
     }
   };
 
-  function form(file: StatementInput, o: UploadOptions & { redact?: boolean }): () => FormData {
+  const idempotency = (o: UploadOptions): Record<string, string> => (o.idempotencyKey ? { "idempotency-key": o.idempotencyKey } : {});
+
+  function form(file: StatementInput, o: UploadOptions & { redact?: boolean; clientReference?: string; callbackUrl?: string }): () => FormData {
     const blob = file instanceof Blob ? file : new Blob([file as BlobPart]);
     const name = o.filename ?? (typeof File !== "undefined" && file instanceof File ? file.name : "statement");
     return () => {
@@ -196,6 +207,8 @@ export function createClient(options: ClientOptions): Client {
       if (o.bank) f.append("bank", o.bank);
       if (o.password !== undefined && o.password !== "") f.append("password", o.password);
       if (o.redact) f.append("redact", "true");
+      if (o.clientReference !== undefined) f.append("client_reference", o.clientReference);
+      if (o.callbackUrl !== undefined) f.append("callback_url", o.callbackUrl);
       return f;
     };
   }
@@ -221,7 +234,7 @@ export function createClient(options: ClientOptions): Client {
     try {
       const kind = kindOf(o);
       const query = o.format === "csv" ? "?format=csv" : "";
-      const res = await send({ method: "POST", path: `/v1/parse/jobs${query}`, body: form(file, o) }, deadline);
+      const res = await send({ method: "POST", path: `/v1/parse/jobs${query}`, body: form(file, o), headers: idempotency(o) }, deadline);
       const created = await json<JobCreated>(res).catch((e: unknown) => Promise.reject(deadline.translate(e, scrub)));
       if (typeof created.job_id !== "string" || typeof created.stream_url !== "string") {
         throw apiError("The job was created but the answer has no job_id/stream_url", { status: res.status, errorClass: "bad_response" });
@@ -304,7 +317,7 @@ export function createClient(options: ClientOptions): Client {
   function parse(file: StatementInput, o: UploadOptions & { format: "csv" }): Promise<string>;
   function parse(file: StatementInput, o: UploadOptions & { format?: "json" | "csv" } = {}): Promise<ParseResponse | string> {
     const csv = o.format === "csv";
-    const req: Req = { method: "POST", path: `/v1/parse${csv ? "?format=csv" : ""}`, body: form(file, o), accept: csv ? "text/csv" : "application/json" };
+    const req: Req = { method: "POST", path: `/v1/parse${csv ? "?format=csv" : ""}`, body: form(file, o), accept: csv ? "text/csv" : "application/json", headers: idempotency(o) };
     return csv ? call(req, o, (r) => r.text()) : call(req, o, (r) => json<ParseResponse>(r));
   }
 

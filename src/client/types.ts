@@ -36,6 +36,8 @@ export interface JobSnapshot {
   format_version: string;
   redactions?: number;
   sample?: boolean;
+  /** The label given at creation (`clientReference`), when one was. */
+  client_reference?: string;
   error?: string;
   error_class?: string;
 }

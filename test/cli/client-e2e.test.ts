@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AuthError, createClient, EncryptedSourceError, type JobEvent, NotFoundError } from "../../src/index.ts";
+import { AuthError, createClient, EncryptedSourceError, IdempotencyKeyReusedError, type JobEvent, NotFoundError } from "../../src/index.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { issueTestKey, ROOT, SAMPLES, tempDir } from "./support.ts";
 
@@ -28,6 +28,24 @@ describe("client against the service", () => {
     const progress = events.slice(1, -1);
     expect(progress.length).toBeGreaterThan(0);
     for (const e of progress) expect(e.type).toBe("progress");
+  });
+
+  test("idempotencyKey: the same request is answered once and counted once; another request with the key is IdempotencyKeyReusedError", async () => {
+    const own = createClient({ baseUrl: server.url, apiKey: await issueTestKey(server) });
+    const idempotencyKey = `e2e-${crypto.randomUUID()}`;
+    const first = await own.parse(opay, { idempotencyKey });
+    expect(await own.parse(opay, { idempotencyKey })).toEqual(first);
+    expect((await own.usage()).period_parses).toBe(1);
+    const other = new Uint8Array(readFileSync(join(SAMPLES, "firstbank.pdf")));
+    const e = await own.parse(other, { idempotencyKey }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(e).toMatchObject({ status: 409, errorClass: "idempotency_key_reused" });
+  });
+
+  test("clientReference is sent with the job and shown in its snapshot", async () => {
+    const events = await collect(client.parseJob(opay, { clientReference: "batch-7/opay.pdf" }));
+    const snap = await client.job(events[0]?.jobId ?? "");
+    expect(snap.client_reference).toBe("batch-7/opay.pdf");
   });
 
   test("a csv job's bytes from result() equal parse({ format: 'csv' })", async () => {

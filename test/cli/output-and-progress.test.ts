@@ -90,8 +90,22 @@ describe("progress", () => {
         "failed: 1",
         "  b.pdf: encrypted_source: needs a password",
         "pages: 10 in 2.00 s (5.00 pages/s)",
+        "2 parsed, 1 failed",
         "",
       ].join("\n"),
     );
+  });
+
+  test("files stopped by Ctrl-C are listed as cancelled, neither parsed nor failed", () => {
+    const text = summary(
+      [
+        { file: "a.pdf", ok: true, reconciled: true, rows: 3, pages: 4 },
+        { file: "b.pdf", ok: false, cancelled: true, reason: "cancelled: interrupted", pages: 1 },
+        { file: "c.pdf", ok: false, cancelled: true, reason: "not sent: interrupted", pages: 0 },
+      ],
+      1,
+    );
+    expect(text).toContain("failed: 0\ncancelled: 2\n  b.pdf: cancelled: interrupted\n  c.pdf: not sent: interrupted\n");
+    expect(text.trimEnd().split("\n").at(-1)).toBe("1 parsed, 0 failed, 2 cancelled");
   });
 });

@@ -24,8 +24,9 @@ function watch(stream: ReadableStream<Uint8Array>) {
   const waiters: { re: RegExp; resolve: (m: RegExpMatchArray) => void }[] = [];
   const done = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      text += decoder.decode(chunk, { stream: true });
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      text += decoder.decode(r.value, { stream: true });
       for (const w of waiters.splice(0)) {
         const m = text.match(w.re);
         if (m) w.resolve(m);
@@ -69,6 +70,8 @@ describe("upload and Ctrl-C", () => {
     const snap = await client.job(jobId);
     expect(snap.state).toBe("failed");
     expect(snap.error_class).toBe("job_cancelled");
+    // The job is labelled with the file it was made for (the jobs list then names it).
+    expect(snap.client_reference).toBe("long.pdf");
     expect((await client.usage()).period_parses).toBe(0);
   }, 120_000);
 });
