@@ -123,15 +123,15 @@ export interface OcrChecks {
   mean_confidence: number;
   /** Every figure used instead of the one read; each is also listed in `assumed`. */
   repaired_rows: OcrRepair[];
-  /** 0-based rows whose date is not among the dates OCR read on their line (the chain never checks dates); each is listed in `assumed`. */
+  /** 0-based rows whose date is not among the dates OCR read on their line and could not be taken from it (the chain never checks dates); any makes the statement not reconcilable. */
   dates_unconfirmed: number[];
 }
 
 export interface OcrRepair {
   /** 0-based row index in its section. */
   row: number;
-  /** The figure corrected ("figure": a word rewritten before the table was read). */
-  field: "debit" | "credit" | "balance" | "figure";
+  /** The figure corrected ("figure": a word rewritten before the table was read; "date": a date cell OCR missed, taken from the row's other date column). */
+  field: "debit" | "credit" | "balance" | "figure" | "date";
   /** The reading as printed by OCR. */
   printed: string;
   /** The value used. */

@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { confusionOf } from "../../src/engine/ocr/confusions.ts";
 import { rewriteAmount } from "../../src/engine/ocr/normalize.ts";
 import { chainRepairs } from "../../src/engine/ocr/repair.ts";
+import { settleRowDates } from "../../src/engine/ocr/row-dates.ts";
+import type { OcrLine } from "../../src/engine/ocr/row-lines.ts";
 import type { AccountSection, Checks, Transaction } from "../../src/engine/types.ts";
 
 const k = (naira: string) => BigInt(naira.replace(".", ""));
@@ -115,5 +117,28 @@ describe("chainRepairs", () => {
     ]);
     s.checks.balances_derived = true;
     expect(chainRepairs(s)).toEqual([]);
+  });
+});
+
+describe("settleRowDates: a date OCR missed", () => {
+  const row = (date: string): Transaction => ({ date: `${date}T00:00:00+01:00`, narration: "", debit: "1.00", credit: "0.00", balance: "1.00", reference: "", currency: "NGN" });
+  const line = (...texts: string[]): OcrLine => ({ key: texts.join(" "), words: texts.map((text, word) => ({ text, left: 0, top: 0, width: 1, height: 1, conf: 90, line: "1", page: 1, word })) });
+
+  test("is taken from the other date column when both columns agree on every other line", () => {
+    const rows = ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-03", "2024-03-05"].map(row);
+    const lines = [line("01/03/2024", "01/03/2024"), line("02/03/2024", "02/03/2024"), line("03/03/2024", "03/03/2024"), line("04/03/2024"), line("05/03/2024", "05/03/2024")];
+    const r = settleRowDates(rows, lines);
+    expect(r.unconfirmed).toEqual([]);
+    expect(r.repairs.map((x) => [x.row, x.used])).toEqual([[3, "2024-03-04"]]);
+    expect(rows[3]!.date).toBe("2024-03-04T00:00:00+01:00");
+  });
+
+  test("stays unconfirmed when the columns disagree elsewhere (value dates differ from posting dates)", () => {
+    const rows = ["2024-03-01", "2024-03-02", "2024-03-03", "2024-03-03", "2024-03-05"].map(row);
+    const lines = [line("01/03/2024", "02/03/2024"), line("02/03/2024", "02/03/2024"), line("03/03/2024", "03/03/2024"), line("04/03/2024"), line("05/03/2024", "05/03/2024")];
+    const r = settleRowDates(rows, lines);
+    expect(r.repairs).toEqual([]);
+    expect(r.unconfirmed).toEqual([3]);
+    expect(rows[3]!.date).toBe("2024-03-03T00:00:00+01:00");
   });
 });

@@ -8,11 +8,11 @@ import { assembleStatement } from "../assemble.ts";
 import { AppError, scannedDocument } from "../../errors.ts";
 import { formatKobo, groupThousands, type Kobo } from "../money.ts";
 import type { AccountSection, OcrRepair, ParseResponse } from "../types.ts";
-import { scanDate } from "../dates.ts";
 import { assume, settleVerdict } from "../verdict.ts";
 import { normalizePages, type Rewrite } from "./normalize.ts";
 import { ocrPageText, type OcrPage } from "./page-text.ts";
 import { type ChainRepair, chainRepairs, chainShare } from "./repair.ts";
+import { settleRowDates } from "./row-dates.ts";
 import { lineOf, type OcrLine, ocrLines, rowAmount, rowLine, wordKobo } from "./row-lines.ts";
 import { meanConfidence } from "./words.ts";
 
@@ -129,43 +129,34 @@ function annotate(s: AccountSection, lines: readonly OcrLine[], applied: ChainRe
     used: formatKobo(r.used),
     reason: r.confusion,
   }));
-  const datesUnconfirmed: number[] = [];
+  const rowLines = s.transactions.map((t) => rowLine(lines, t));
   s.transactions.forEach((t, i) => {
-    const line = rowLine(lines, t);
+    const line = rowLines[i];
     if (!line) return;
     t.ocr_confidence = round1(meanConfidence(line.words));
-    if (!dateOnLine(t.date, line)) datesUnconfirmed.push(i);
     for (const w of rewrites) {
       if (line.words.some((x) => x.page === w.page && x.word === w.word)) {
         repaired.push({ row: i, field: "figure", printed: w.printed, used: w.used, reason: "separator_misread" });
       }
     }
   });
+  const dates = settleRowDates(s.transactions, rowLines);
+  repaired.push(...dates.repairs);
   repaired.sort((a, b) => a.row - b.row);
-  s.checks.ocr = { pages, mean_confidence: confidence, repaired_rows: repaired, dates_unconfirmed: datesUnconfirmed };
-  for (const i of datesUnconfirmed) {
-    // The chain checks figures, never dates: a date cell OCR missed is carried from the row above.
-    assume(s.checks, `Row ${i + 1}: its date ${s.transactions[i]!.date.slice(0, 10)} is not among the dates OCR read on its line (a date cell may have been missed)`);
+  s.checks.ocr = { pages, mean_confidence: confidence, repaired_rows: repaired, dates_unconfirmed: dates.unconfirmed };
+  for (const i of dates.unconfirmed) {
+    // A date printed on the row's line contradicts the one it has: not reconcilable (issue 24 class 8).
+    s.checks.notes.push(`Row ${i + 1}: its date ${s.transactions[i]!.date.slice(0, 10)} is not among the dates OCR read on its line, and none of them can stand in for it.`);
+    s.row_wise_reconcilable = false;
   }
   s.checks.notes.push(`Read by OCR: ${pages} page(s), mean word confidence ${confidence}%.`);
   for (const r of repaired) {
-    const note = `Row ${r.row + 1}: OCR read ${r.field} "${r.printed}", ${r.used} used (${r.reason.replaceAll("_", " ")}, confirmed by the balance chain)`;
+    const confirmedBy = r.field === "date" ? "the statement's date columns agree on every other row" : "confirmed by the balance chain";
+    const note = `Row ${r.row + 1}: OCR read ${r.field} "${r.printed}", ${r.used} used (${r.reason.replaceAll("_", " ")}; ${confirmedBy})`;
     s.checks.notes.push(`${note}.`);
     assume(s.checks, note);
   }
   settleVerdict(s);
-}
-
-/**
- * Whether the row's date is one of the dates read on its figure line, or the line shows none (a
- * layout that prints each date once). Day and month are compared in both orders: which one the
- * statement uses was settled by the layout stage.
- */
-function dateOnLine(iso: string, line: OcrLine): boolean {
-  const [y, m, d] = iso.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const dates = line.words.map((w) => scanDate(w.text)).filter((x) => x !== null);
-  if (dates.length === 0) return true;
-  return dates.some((x) => x.year === y && ((x.month === m && x.day === d) || (x.month === d && x.day === m)));
 }
 
 /** Too few links hold to hand the reading out, or nothing can check it (no balance column read and no totals that agree): refused. */
