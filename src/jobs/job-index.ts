@@ -17,7 +17,7 @@ export type JobIndexConfig = Pick<Config, "JOB_RESULT_TTL_S" | "CALLBACK_ALLOWED
 export const keepRowMs = (config: Pick<Config, "JOB_RESULT_TTL_S">): number => Math.max(LISTED_FOR_MS, config.JOB_RESULT_TTL_S * 1000);
 
 export interface JobIndex {
-  /** Stops the sweep and callback retries, waiting for attempts on the wire. */
+  /** Stops the sweep and callback retries, waiting for the list's writes and the attempts on the wire. */
   stop(): Promise<void>;
 }
 
@@ -44,14 +44,22 @@ export function startJobIndex({ db, log, config, jobs }: { db: Db; log: Logger; 
     },
     record: (id, state, attempts) => markCallback(db, id, state, attempts).catch(warn("callback state", id)),
   });
+  // Writes in flight, so stop() lets them land before the database closes (jobs failed at shutdown).
+  const writes = new Set<Promise<void>>();
+  const write = (p: Promise<void>) => {
+    writes.add(p);
+    void p.finally(() => writes.delete(p));
+  };
   jobs.observe({
-    started: (id) => void markJobStarted(db, id).catch(warn("start", id)),
+    started: (id) => write(markJobStarted(db, id).catch(warn("start", id))),
     ended: (end) =>
-      void markJobEnded(db, end.id, { state: end.state, errorClass: end.errorClass, sample: end.sample, keepMs: keepRowMs(config) })
-        .then((url) => {
-          if (url) callbacks.dispatch({ id: end.id, owner: end.owner, url });
-        })
-        .catch(warn("end", end.id)),
+      write(
+        markJobEnded(db, end.id, { state: end.state, errorClass: end.errorClass, sample: end.sample, keepMs: keepRowMs(config) })
+          .then((url) => {
+            if (url) callbacks.dispatch({ id: end.id, owner: end.owner, url });
+          })
+          .catch(warn("end", end.id)),
+      ),
   });
   const sweep = setInterval(() => {
     void Promise.all([sweepJobRows(db), sweepIdempotency(db)]).catch((e: unknown) => log.warn("jobs list: sweep failed", { error: String(e) }));
@@ -60,6 +68,7 @@ export function startJobIndex({ db, log, config, jobs }: { db: Db; log: Logger; 
   return {
     async stop() {
       clearInterval(sweep);
+      await Promise.allSettled([...writes]);
       await callbacks.stop();
     },
   };
