@@ -168,3 +168,18 @@ describe("wallet forms", () => {
     expect(enrich(inn("Wallet Funding via Card 4417")).enrichment.category).toBe("transfer_in");
   });
 });
+
+describe("the bank's own rows", () => {
+  test("interest and withholding tax as ALAT prints them; charges name no party", () => {
+    expect(enrich(inn("0241158133:Int.Pd:01-06-2025 to 30-06-2025", "12.40")).enrichment.category).toBe("interest");
+    expect(enrich(out("0241158133:WTax.Pd:01-06-2025to 30-06-2025", "1.24")).enrichment.category).toBe("tax_levy");
+    const sms = enrich(out("SMS Alert Charges for MAY 25 to JUN 24, 2025", "180.00")).enrichment;
+    expect([sms.category, sms.counterparty]).toEqual(["bank_charge", null]);
+    const comm = enrich(out("COMM ALAT NIP TRANSFER TO GTBank-MERCY IBEKWE FROM ADAEZE OKAFOR", "25.00")).enrichment;
+    expect([comm.category, comm.counterparty]).toEqual(["bank_charge", null]);
+  });
+
+  test("a bank with no one named is not a party", () => {
+    expect(enrich(out("ALAT NIP TRANSFER TO Fidelity Bank-", "3500.00")).enrichment.counterparty).toBeNull();
+  });
+});

@@ -43,6 +43,8 @@ function cleanName(raw: string): string {
 
 function acceptable(name: string, v: CompiledVocabulary): boolean {
   const words = normalisePhrase(name).split(" ").filter((w) => w !== "");
+  // "ALAT NIP TRANSFER TO Opay-" names a bank and no one in it.
+  if (v.banks.has(words.join(" "))) return false;
   return words.length > 0 && /[A-Za-z].*[A-Za-z]/.test(name) && !words.every((w) => v.notNames.has(w) || /^\d+$/.test(w));
 }
 

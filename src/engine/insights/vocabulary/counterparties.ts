@@ -128,5 +128,9 @@ export const COUNTERPARTIES: unknown = {
     { name: "MoMo PSB", aliases: ["MOMO PSB", "MOMO"] },
     { name: "Renmoney", aliases: ["RENMONEY MFB"] },
   ],
-  not_names: ["TRANSFER", "TRF", "NIP", "FROM", "TO", "BANK", "ACCOUNT", "WALLET", "BALANCE", "SELF", "ME", "MY", "A", "THE", "MFB", "ONLINE", "MOBILE", "WEB"],
+  not_names: [
+    "TRANSFER", "TRF", "NIP", "FROM", "TO", "BANK", "ACCOUNT", "WALLET", "BALANCE", "SELF", "ME", "MY", "A", "THE", "MFB", "ONLINE", "MOBILE", "WEB",
+    // "SMS ALERT CHARGES FOR MAY 25 TO JUN 24": a month is never a party.
+    "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "SEPT", "OCT", "NOV", "DEC",
+  ],
 };
