@@ -11,6 +11,7 @@ import { checkAcrossSections } from "./sections/combined.ts";
 import { splitSections } from "./sections/split.ts";
 import type { ExtractedDocument, ParseResponse } from "./types.ts";
 import { settleVerdict } from "./verdict.ts";
+import { settleWholeCustomerFigures } from "./whole-customer.ts";
 
 /** Lines of the whole document in reading order. */
 export function documentLines(doc: ExtractedDocument): Line[] {
@@ -60,6 +61,7 @@ export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: 
     first.section.checks.notes.push(`The document holds ${read.length} account sections; each was read on its own (see accounts).`);
     maskEveryAccount(read);
     checkAcrossSections(read);
+    settleWholeCustomerFigures(read.map((r) => r.section));
   }
   for (const r of read) {
     r.section.checks.marker_coverage = coverage;

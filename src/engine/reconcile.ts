@@ -23,6 +23,21 @@ export interface Reconciled<T extends LedgerRow> {
 }
 
 /**
+ * First-page figures a section did not take as its own (taken to cover the customer's other
+ * pockets too), by the section's checks: assembleLines compares them with the sum over sections.
+ */
+export interface WiderFigures {
+  opening: Kobo | null;
+  closing: Kobo | null;
+}
+const widerBySection = new WeakMap<Checks, WiderFigures>();
+export const widerFigures = (checks: Checks): WiderFigures | undefined => widerBySection.get(checks);
+
+/** The assumption reconcile lists for a wider first-page figure (settled away by assembleLines when the sections add up to it). */
+export const widerAssumption = (what: "opening" | "closing", figure: Kobo) =>
+  `The first printed ${what} balance ${formatKobo(figure)} was taken to cover more than this section (the whole customer's pockets).`;
+
+/**
  * Orders rows oldest first, puts rows that share a timestamp in the order their balances chain,
  * settles unsided amounts and ambiguous sides from balance movements, fills balances that the
  * statement does not print (and says so), and checks the balance chain and the printed figures.
@@ -45,7 +60,8 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     rows.reverse();
     notes.push("Rows were listed newest first and have been put oldest first.");
   }
-  printed = ownOpening(rows, printed, notes, assumed);
+  const own = ownOpening(rows, printed, notes, assumed);
+  printed = own;
 
   const ordering = orderByChain(rows, printed.opening);
   if (ordering.reorderedGroups.length > 0) {
@@ -155,11 +171,13 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   }
   let closingMatch: boolean | null = null;
   let printedClosing = printed.closing;
+  let widerClosing: Kobo | null = null;
   if (printedClosing !== null && printedClosing !== lastBalance && printed.closingCandidates?.includes(lastBalance)) {
     // A first page may sum every pocket of the customer before the section's own summary: the
     // section's closing is the labelled figure its rows end on; the other is reported, not used.
     notes.push(`The closing balance printed first (${formatKobo(printedClosing)}) is not this section's; its own printed closing balance ${formatKobo(lastBalance)} agrees with the rows and was used.`);
-    assumed.push(`The first printed closing balance ${formatKobo(printedClosing)} was taken to cover more than this section (the whole customer's pockets).`);
+    assumed.push(widerAssumption("closing", printedClosing));
+    widerClosing = printedClosing;
     printedClosing = lastBalance;
   }
   if (printedClosing !== null) {
@@ -183,6 +201,23 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   // of a few rows under a header that counts 129 debits is not the statement.
   const contradicted = printedContradicts({ totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch });
   const rowWiseReconcilable = rowChain && !unvouched && !contradicted;
+  const checks: Checks = {
+    row_chain: rowChain,
+    first_break_index: firstBreak,
+    balances_derived: balancesDerived,
+    totals_match: totalsMatch,
+    closing_balance_match: closingMatch,
+    reversed,
+    count_match: countMatch,
+    opening_balance_source: openingSource,
+    kobo_rounding_rows: koboRows,
+    ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
+    notes,
+    assumed,
+    verdict: verdictOf({ row_chain: rowChain, totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch, assumed }, rowWiseReconcilable),
+  };
+  const wider = { opening: own.widerOpening ?? null, closing: widerClosing };
+  if (wider.opening !== null || wider.closing !== null) widerBySection.set(checks, wider);
   return {
     rows: out,
     opening,
@@ -191,21 +226,7 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     totalCredit,
     rowWiseReconcilable,
     sidesFromChain: flipped,
-    checks: {
-      row_chain: rowChain,
-      first_break_index: firstBreak,
-      balances_derived: balancesDerived,
-      totals_match: totalsMatch,
-      closing_balance_match: closingMatch,
-      reversed,
-      count_match: countMatch,
-      opening_balance_source: openingSource,
-      kobo_rounding_rows: koboRows,
-      ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
-      notes,
-      assumed,
-      verdict: verdictOf({ row_chain: rowChain, totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch, assumed }, rowWiseReconcilable),
-    },
+    checks,
   };
 }
 
@@ -249,7 +270,7 @@ function settleUnsided(rows: LedgerRow[], opening: Kobo | null, notes: string[])
  * summary. When the opening printed first does not lead into the first row and exactly one other
  * labelled opening does, that one is the section's; the first is reported and taken to be wider.
  */
-function ownOpening<T extends LedgerRow>(rows: T[], printed: PrintedFigures, notes: string[], assumed: string[]): PrintedFigures {
+function ownOpening<T extends LedgerRow>(rows: T[], printed: PrintedFigures, notes: string[], assumed: string[]): PrintedFigures & { widerOpening?: Kobo } {
   const head = rows[0];
   const first = printed.opening;
   if (!head || first === null || !printed.openingCandidates || head.balanceBefore != null) return printed;
@@ -260,6 +281,6 @@ function ownOpening<T extends LedgerRow>(rows: T[], printed: PrintedFigures, not
   const own = printed.openingCandidates.filter((k) => k !== first && opens(k));
   if (own.length !== 1) return printed;
   notes.push(`The opening balance printed first (${formatKobo(first)}) does not lead into the rows; the section's own printed opening balance ${formatKobo(own[0]!)} does and was used.`);
-  assumed.push(`The first printed opening balance ${formatKobo(first)} was taken to cover more than this section (the whole customer's pockets).`);
-  return { ...printed, opening: own[0]! };
+  assumed.push(widerAssumption("opening", first));
+  return { ...printed, opening: own[0]!, widerOpening: first };
 }
