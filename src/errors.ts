@@ -98,7 +98,7 @@ export const forbidden = (message: string) => new AppError("forbidden", 403, mes
 export const notFound = (message = "Not found") => new AppError("not_found", 404, message);
 export const unsupportedFormat = (message: string) => new AppError("unsupported_format", 422, message);
 export const encryptedSource = (message: string) => new AppError("encrypted_source", 422, message);
-export const scannedDocument = (message = "The PDF has no text layer (scanned or outlined text); OCR is not supported") =>
+export const scannedDocument = (message = "The PDF has no text layer (scanned or outlined text) and was not read by OCR (ocr=off, OCR_WORKERS=0 or redaction)") =>
   new AppError("scanned_document", 422, message);
 export const layoutUnrecognized = (message: string, markerCoverage = 0) =>
   new AppError("layout_unrecognized", 422, message, { markerCoverage });
