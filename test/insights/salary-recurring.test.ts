@@ -54,6 +54,12 @@ describe("salary", () => {
     expect(s.day_of_month).toBe(28);
   });
 
+  test("salary narrations that name the month are one employer", () => {
+    const pay = ["2025-01", "2025-02", "2025-03"].map((m, i): RowSpec => [`${m}-25`, `SALARY ${["JAN", "FEB", "MAR"][i]} 2025 LAGOS STATE GOVT`, "", "198482.00"]);
+    const { insights } = analyse(statement(sorted([...pay, ...NOISE])));
+    expect(insights.salary.map((s) => [s.employer, s.months_seen.length, s.regularity])).toEqual([["LAGOS STATE GOVT", 3, "monthly"]]);
+  });
+
   test("a regular credit without the word that skips a month is still found", () => {
     const pay = monthly(["2025-01", "2025-02", "2025-04", "2025-05"], "01", "Transfer from KANO STATE GOVT PAYMENTS | UBA | 1000000001", () => "180000.00", "credit");
     const { insights } = analyse(statement(sorted([...pay, ...NOISE])));

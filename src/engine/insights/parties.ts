@@ -19,9 +19,20 @@ export function isHolder(counterparty: string, holderWords: readonly string[]): 
   return shared >= Math.min(2, holderWords.length);
 }
 
-/** One key per party: its normalised name; without one, the narration's words without digits. */
+/**
+ * Words that change from one month's row to the next while the party stays the same ("SALARY FEB
+ * 2024 ACME LTD", "SALARY MAR 2024 ACME LTD"): left out of a key made from the narration.
+ */
+const NOT_PARTY = new Set([
+  "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "SEPT", "OCT", "NOV", "DEC",
+  "JANUARY", "FEBRUARY", "MARCH", "APRIL", "JUNE", "JULY", "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER",
+  "FOR", "OF", "THE", "MONTH", "SALARY", "SAL", "SALARIES", "PAYROLL", "WAGES", "WAGE", "STIPEND", "PAYMENT", "CREDIT", "NET", "PAY",
+]);
+
+/** One key per party: its normalised name; without one, the narration's words without digits and month or pay words. */
 export function partyKey(r: InsightRow): string {
   const cp = r.enrichment.counterparty;
   if (cp) return normalisePhrase(cp.name);
-  return r.words.filter((w) => !/\d/.test(w)).slice(0, 6).join(" ");
+  const key = r.words.filter((w) => !/\d/.test(w) && !NOT_PARTY.has(w)).slice(0, 6).join(" ");
+  return key === "" ? r.words.filter((w) => !/\d/.test(w)).slice(0, 6).join(" ") : key;
 }
