@@ -1,4 +1,4 @@
-import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft } from "./draft.ts";
+import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TextPiece } from "./draft.ts";
 import type { ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -31,6 +31,11 @@ interface Block {
  * blocks decide, and below wins when the document has none.
  */
 export function attachContinuations(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
+  attachPendings(rows, pendings, outside);
+  orderPieces(rows);
+}
+
+function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]): void {
   if (pendings.length === 0) return;
   const blocks: Block[] = [];
   for (const p of pendings) {
@@ -94,14 +99,14 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
     if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
-      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after");
+      for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
     }
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows))) {
+    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!))) {
       const row = rows[carry]!;
-      for (const p of b.lines) appendParts(row, p.parts, "after");
+      for (const p of b.lines) appendParts(row, p.parts, "after", p.line);
       continue;
     }
     // Lines going up to the next row: attach from the date line upwards while each is close.
@@ -111,7 +116,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       for (let t = b.lines.length - 1; t >= b.split; t--) {
         const p = b.lines[t]!;
         if (edge - p.line.y <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
-          appendParts(row, p.parts, "before");
+          appendParts(row, p.parts, "before", p.line);
           edge = p.line.y;
         } else {
           for (let u = t; u >= b.split; u--) outside.push(b.lines[u]!.line);
@@ -120,7 +125,7 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       }
     } else if (b.toNextPage) {
       const row = rows[b.prev + 1]!;
-      for (let t = b.lines.length - 1; t >= b.split; t--) appendParts(row, b.lines[t]!.parts, "before");
+      for (let t = b.lines.length - 1; t >= b.split; t--) appendParts(row, b.lines[t]!.parts, "before", b.lines[t]!.line);
     } else {
       for (let t = b.split; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
     }
@@ -130,8 +135,9 @@ export function attachContinuations(rows: RowDraft[], pendings: Pending[], outsi
       for (let t = 0; t < b.split; t++) {
         const p = b.lines[t]!;
         if (p.line.y - row.lastY <= Math.max(CONTINUATION_GAP * p.line.h, b.reach)) {
-          appendParts(row, p.parts, "after");
-          row.lastY = p.line.y;
+          appendParts(row, p.parts, "after", p.line);
+          // A line above the row's amount line (read first, on a centred row) must not pull its end back up.
+          row.lastY = Math.max(row.lastY, p.line.y);
         } else {
           for (let u = t; u < b.split; u++) outside.push(b.lines[u]!.line);
           break;
@@ -263,16 +269,66 @@ function touchesTable(b: Block, rows: RowDraft[]): boolean {
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
 }
 
-/** `at`: the line the texts come from (kept by callers for the reading order of a cell's lines; unused here). */
-export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after", _at?: { page: number; y: number }): void {
+/**
+ * The row cut by the page break already has a line on this page (its figures, or the end of its
+ * date, at the top of the page) and these lines run on from it, each within the continuation gap
+ * of the one above.
+ */
+function runsOnFromCarried(b: Block, row: RowDraft): boolean {
+  const page = b.lines[0]!.line.page;
+  const here = Object.values(row.pieces ?? {}).flatMap((list) => (list ?? []).filter((p) => p.page === page).map((p) => p.y));
+  if (row.continuedOn?.page === page) here.push(row.continuedOn.y);
+  if (here.length === 0) return false;
+  let edge = Math.max(...here);
+  for (const p of b.lines) {
+    if (p.line.y > edge && p.line.y - edge > CONTINUATION_GAP * p.line.h) return false;
+    edge = Math.max(edge, p.line.y);
+  }
+  return true;
+}
+
+/**
+ * Adds a line's texts to a row, before or after what it has. `at` is the line the texts come from:
+ * the pieces are remembered with their place so orderPieces can put a cell's lines back in reading
+ * order when they were attached out of it (a vertically centred row's amount line is read before
+ * the text lines above it).
+ */
+export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after", at?: { page: number; y: number }): void {
   for (const [role, text] of Object.entries(parts) as [ColumnRole, string][]) {
     const have = row.cells[role];
+    if (at) {
+      row.pieces ??= {};
+      const list = (row.pieces[role] ??= have ? [{ page: row.page, y: row.y, text: have }] : []);
+      const piece = { page: at.page, y: at.y, text };
+      if (where === "after") list.push(piece);
+      else list.unshift(piece);
+    }
     if (!have) {
       row.cells[role] = text;
       continue;
     }
-    // References wrap mid-token; narrations wrap between words.
-    const sep = role === "reference" && /\w$/.test(where === "after" ? have : text) && /^\w/.test(where === "after" ? text : have) ? "" : " ";
-    row.cells[role] = where === "after" ? `${have}${sep}${text}` : `${text}${sep}${have}`;
+    row.cells[role] = where === "after" ? joinPieces(role, have, text) : joinPieces(role, text, have);
+  }
+}
+
+/** Two lines of one cell joined: references wrap mid-token, narrations between words, or before a "/" that joins two parts of one token. */
+function joinPieces(role: ColumnRole, first: string, second: string): string {
+  const glued = (role === "reference" && /\w$/.test(first) && /^\w/.test(second)) || (role === "narration" && /\S$/.test(first) && /^\/\S/.test(second));
+  return glued ? `${first}${second}` : `${first} ${second}`;
+}
+
+/**
+ * Puts each cell's lines in reading order (page, then top to bottom) where they were attached out
+ * of it. Only cells built entirely from remembered pieces are rebuilt; anything else stays as is.
+ */
+export function orderPieces(rows: RowDraft[]): void {
+  for (const row of rows) {
+    if (!row.pieces) continue;
+    for (const [role, list] of Object.entries(row.pieces) as [ColumnRole, TextPiece[]][]) {
+      if (list.length < 2 || list.reduce((t, p) => joinPieces(role, t, p.text), "").trim() !== row.cells[role]?.trim()) continue;
+      const sorted = list.map((p, i) => ({ p, i })).sort((a, b) => a.p.page - b.p.page || a.p.y - b.p.y || a.i - b.i);
+      if (sorted.every((s, i) => s.i === i)) continue;
+      row.cells[role] = sorted.map((s) => s.p.text).reduce((t, x) => joinPieces(role, t, x));
+    }
   }
 }
