@@ -9,7 +9,7 @@ import type { Line } from "../engine/layout/lines.ts";
  * that string.
  *
  * Round trip is exact: every number is a float64 (so -0, NaN and Infinity survive, unlike JSON),
- * every string comes back equal, and optional fields (`bottom`, `words`) are present exactly when
+ * every string comes back equal, and optional fields (`bottom`, `continuedOn`, `words`) are present exactly when
  * they were. Objects are rebuilt with the keys in the order pageLines builds them.
  */
 export interface LinesWire {
@@ -19,7 +19,7 @@ export interface LinesWire {
    * text: offset, length.
    */
   ints: Int32Array;
-  /** Per line: page, y, h, pageWidth, then bottom if LINE_BOTTOM. Per cell: x0, x1. Per word: x0, x1. */
+  /** Per line: page, y, h, pageWidth, then bottom if LINE_BOTTOM, then continuedOn's page and y if LINE_CONTINUED. Per cell: x0, x1. Per word: x0, x1. */
   nums: Float64Array;
   /** The strings the offsets point into. */
   text: string;
@@ -30,6 +30,7 @@ const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
 
 const LINE_SHEET = 1;
 const LINE_BOTTOM = 2;
+const LINE_CONTINUED = 4;
 
 /** The string blob, built by appending; offsets are UTF-16 code units, as `slice` reads them. */
 class Strings {
@@ -92,7 +93,7 @@ export class LinesEncoder {
 
   private addLine(line: Line): void {
     let ints = 4;
-    let nums = 5;
+    let nums = 7;
     for (const c of line.cells) {
       const words = c.words ? c.words.length : 0;
       ints += 4 + 2 * words;
@@ -104,13 +105,17 @@ export class LinesEncoder {
     const strings = this.strings;
     let i = this.i;
     let n = this.n;
-    I[i++] = (line.source === "sheet" ? LINE_SHEET : 0) | (line.bottom === undefined ? 0 : LINE_BOTTOM);
+    I[i++] = (line.source === "sheet" ? LINE_SHEET : 0) | (line.bottom === undefined ? 0 : LINE_BOTTOM) | (line.continuedOn === undefined ? 0 : LINE_CONTINUED);
     I[i++] = line.cells.length;
     N[n++] = line.page;
     N[n++] = line.y;
     N[n++] = line.h;
     N[n++] = line.pageWidth;
     if (line.bottom !== undefined) N[n++] = line.bottom;
+    if (line.continuedOn !== undefined) {
+      N[n++] = line.continuedOn.page;
+      N[n++] = line.continuedOn.y;
+    }
     // The line's text goes in whole; a cell found where it is expected in it (cells are the line's
     // pieces joined by single spaces) and a word found in its cell point there instead of being
     // appended again, so each character is carried once. Anything else is appended as it is.
@@ -183,6 +188,11 @@ export function decodeLines(wire: LinesWire): Line[] {
     const h = nums[n++]!;
     const pageWidth = nums[n++]!;
     const bottom = flags & LINE_BOTTOM ? nums[n++]! : undefined;
+    let continuedOn: Line["continuedOn"];
+    if (flags & LINE_CONTINUED) {
+      const onPage = nums[n++]!;
+      continuedOn = { page: onPage, y: nums[n++]! };
+    }
     const cells: Cell[] = new Array(cellCount);
     for (let c = 0; c < cellCount; c++) {
       const kind = KINDS[ints[i++]!]!;
@@ -203,6 +213,7 @@ export function decodeLines(wire: LinesWire): Line[] {
     const lineAt = ints[i++]!;
     const line: Line = { page, y, h, cells, text: text.slice(lineAt, lineAt + ints[i++]!), pageWidth, source: flags & LINE_SHEET ? "sheet" : "pdf" };
     if (bottom !== undefined) line.bottom = bottom;
+    if (continuedOn !== undefined) line.continuedOn = continuedOn;
     lines.push(line);
   }
   return lines;

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseStatement } from "../../../src/engine/index.ts";
 import { sniff } from "../../../src/engine/sniff.ts";
+import { rejection } from "../../helpers/errors.ts";
 
 const ROOT = join(import.meta.dir, "../../..");
 const DOCUMENT = /\.(pdf|xlsx|xls)$/;
@@ -22,7 +23,20 @@ function documents(dir: string): string[] {
 
 const corpus = [join(ROOT, "fixtures"), join(ROOT, "test/engine/producers")].flatMap(documents).sort();
 // The samples' encrypted documents need a password nobody has: they never reach the report.
-const readable = corpus.filter((path) => !/real\/encrypted\./.test(path));
+// The scans (fixtures/scans) have no text to read: the text engine refuses them, OCR reads them
+// (test/ocr), so here they only have to be refused as scans, never read as a statement.
+const scans = corpus.filter((path) => path.includes("fixtures/scans/"));
+const readable = corpus.filter((path) => !/real\/encrypted\./.test(path) && !scans.includes(path));
+
+describe("scans reach the text engine as scans", () => {
+  test("there are scans", () => expect(scans.length).toBeGreaterThanOrEqual(3));
+  for (const path of scans) {
+    test(relative(ROOT, path), async () => {
+      const e = await rejection(parseStatement(new Uint8Array(readFileSync(path))));
+      expect(e.errorClass).toBe("scanned_document");
+    });
+  }
+});
 
 describe("genuine documents are never likely_edited", () => {
   test("the corpus is all there", () => {
