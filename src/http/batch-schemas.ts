@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idPattern } from "../ids.ts";
-import { uploadRequestBody } from "./parse.ts";
+import { uploadRequestBody } from "./upload-schema.ts";
 import { ErrorClassEnum, IsoDateTime, JobState, ResultKind } from "./schemas.ts";
 
 /** Issue 27: the jobs list, Idempotency-Key and the callback signing secret, as published in /openapi.json. */
