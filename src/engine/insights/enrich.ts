@@ -1,23 +1,42 @@
-import { categorise, channelOf } from "./classify.ts";
+import { type CategoryMatch, categorise, channelOf } from "./classify.ts";
 import type { CompiledVocabulary } from "./compile.ts";
-import { counterpartyOf } from "./counterparty.ts";
+import { type CounterpartyMatch, counterpartyOf } from "./counterparty.ts";
 import { linkFees } from "./fee-link.ts";
+import { directionOf } from "./rows.ts";
 import { sessionIdOf } from "./session.ts";
-import type { Category, InsightRow } from "./types.ts";
+import type { Category, Channel, InsightRow } from "./types.ts";
 
 const BANKS_OWN = new Set<Category>(["bank_charge", "tax_levy", "interest"]);
+
+/** What the rules say of a narration: the same for every row with the same narration, direction, bank and session presence. */
+interface Reading {
+  party: CounterpartyMatch | null;
+  category: CategoryMatch;
+  channel: { channel: Channel; confidence: number };
+}
+
+function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): Reading {
+  const party = counterpartyOf(row, v);
+  return { party, category: categorise(row, v, party !== null), channel: channelOf(row, v, bank, hasSession) };
+}
 
 /**
  * Fills every row's enrichment from its own narration (session id, counterparty, category,
  * channel), then links charges and levies to their rows. `banks`: each section's bank id.
+ * The rules are functions of the narration, the row's direction, its section's bank and whether
+ * it carries a session id, so each distinct combination is read once (statements repeat
+ * narrations heavily); every row still gets objects of its own.
  */
 export function enrichRows(rows: InsightRow[], v: CompiledVocabulary, banks: readonly string[]): void {
+  const readings = new Map<string, Reading>();
   for (const row of rows) {
     const e = row.enrichment;
     const session = sessionIdOf(row.transaction.narration, row.transaction.reference);
-    const party = counterpartyOf(row, v);
-    const category = categorise(row, v, party !== null);
-    const channel = channelOf(row, v, banks[row.section] ?? "", session !== null);
+    const bank = banks[row.section] ?? "";
+    const key = `${directionOf(row)}\u0000${session !== null}\u0000${bank}\u0000${row.transaction.narration}`;
+    let reading = readings.get(key);
+    if (reading === undefined) readings.set(key, (reading = read(row, v, bank, session !== null)));
+    const { party, category, channel } = reading;
     e.category = category.category;
     e.channel = channel.channel;
     // A charge, levy or interest row is the bank's own: the party its narration names is the transfer's.

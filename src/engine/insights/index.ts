@@ -46,7 +46,15 @@ export function analyse(response: Source, v: CompiledVocabulary = builtInVocabul
   const rows = insightRows(response, v);
   enrichRows(rows, v, sections.map((s) => s.metadata.bank));
   const holder = nameWords(response.metadata.account_holder);
-  const own = rows.filter((r) => r.enrichment.counterparty !== null && isHolder(r.enrichment.counterparty.name, holder));
+  // One answer per distinct counterparty name: a statement names the same few parties again and again.
+  const holderNames = new Map<string, boolean>();
+  const own = rows.filter((r) => {
+    const name = r.enrichment.counterparty?.name;
+    if (name === undefined) return false;
+    let is = holderNames.get(name);
+    if (is === undefined) holderNames.set(name, (is = isHolder(name, holder)));
+    return is;
+  });
   const salary = detectSalary(rows, new Set(own.map((r) => r.index)));
   return {
     rows,

@@ -29,10 +29,27 @@ const NOT_PARTY = new Set([
   "FOR", "OF", "THE", "MONTH", "SALARY", "SAL", "SALARIES", "PAYROLL", "WAGES", "WAGE", "STIPEND", "PAYMENT", "CREDIT", "NET", "PAY",
 ]);
 
-/** One key per party: its normalised name; without one, the narration's words without digits and month or pay words. */
+/** The key of a row without a named party, per narration's words (the array is shared by rows with one narration). */
+const wordKeys = new WeakMap<readonly string[], string>();
+
+function wordsKey(words: readonly string[]): string {
+  let key = wordKeys.get(words);
+  if (key === undefined) {
+    key = words.filter((w) => !/\d/.test(w) && !NOT_PARTY.has(w)).slice(0, 6).join(" ");
+    if (key === "") key = words.filter((w) => !/\d/.test(w)).slice(0, 6).join(" ");
+    wordKeys.set(words, key);
+  }
+  return key;
+}
+
+/**
+ * One key per party: its normalised name; without one, the narration's words without digits and
+ * month or pay words. Kept on the row: salary, recurring debits and counterparties all ask, and
+ * neither the counterparty nor the words change once rows are enriched.
+ */
 export function partyKey(r: InsightRow): string {
+  if (r.partyKey !== undefined) return r.partyKey;
   const cp = r.enrichment.counterparty;
-  if (cp) return normalisePhrase(cp.name);
-  const key = r.words.filter((w) => !/\d/.test(w) && !NOT_PARTY.has(w)).slice(0, 6).join(" ");
-  return key === "" ? r.words.filter((w) => !/\d/.test(w)).slice(0, 6).join(" ") : key;
+  r.partyKey = cp ? normalisePhrase(cp.name) : wordsKey(r.words);
+  return r.partyKey;
 }

@@ -10,31 +10,53 @@ type Source = Pick<ParseResponse, "metadata" | "transactions"> & { accounts?: re
 /** Every account section of a response (`accounts` may be absent in results from before sections existed). */
 export const sectionsOf = (r: Source) => (r.accounts && r.accounts.length > 0 ? r.accounts : [{ metadata: r.metadata, transactions: r.transactions }]);
 
-const kobo = (text: string): Kobo => (text.trim() === "" ? 0n : (parseAmount(text)?.kobo ?? 0n));
 const ZERO_ENRICHMENT = { category: "other", channel: "unknown", counterparty: null, session_id: null, fee_of: null } as const;
+
+/** What a narration's words are, read once per distinct narration: statements repeat narrations heavily. */
+interface NarrationWords {
+  text: string;
+  words: string[];
+  found: Set<string>;
+}
+
+/** `read(key)` once per distinct key; the answer is shared by every row with that key (never mutated). */
+function memo<T>(read: (key: string) => T): (key: string) => T {
+  const seen = new Map<string, T>();
+  return (key) => {
+    let value = seen.get(key);
+    if (value === undefined) seen.set(key, (value = read(key)));
+    return value;
+  };
+}
 
 /** The statement's rows, every section in print order, read once: amounts, day, words and phrases. */
 export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
   const rows: InsightRow[] = [];
+  const narrationOf = memo<NarrationWords>((narration) => {
+    const text = normalisePhrase(narration);
+    const words = text.split(" ");
+    return { text, words, found: findPhrases(words, v.index) };
+  });
+  const dateOf = memo((date) => splitDateTime(date));
+  // A blank or unreadable balance is undefined; a blank or unreadable credit or debit is zero.
+  const amountOf = memo<{ kobo: Kobo | undefined }>((text) => ({ kobo: text.trim() === "" ? undefined : parseAmount(text)?.kobo }));
   sectionsOf(r).forEach((s, section) => {
     for (const t of s.transactions) {
-      const [day, time] = splitDateTime(t.date);
-      const text = normalisePhrase(t.narration);
-      const words = text.split(" ");
-      const balance = t.balance.trim() === "" ? undefined : parseAmount(t.balance)?.kobo;
+      const [day, time] = dateOf(t.date);
+      const { text, words, found } = narrationOf(t.narration);
       rows.push({
         index: rows.length,
         section,
         transaction: t,
-        credit: kobo(t.credit),
-        debit: kobo(t.debit),
-        balance,
+        credit: amountOf(t.credit).kobo ?? 0n,
+        debit: amountOf(t.debit).kobo ?? 0n,
+        balance: amountOf(t.balance).kobo,
         day,
         month: day.slice(0, 7),
         time,
         text,
         words,
-        found: findPhrases(words, v.index),
+        found,
         enrichment: { ...ZERO_ENRICHMENT, confidence: { category: 0, channel: 0, counterparty: null, session_id: null, fee_of: null } },
       });
     }

@@ -47,6 +47,8 @@ export interface InsightRow {
   enrichment: Enrichment;
   /** The business a category rule named (a lender, betting operator, telco, biller). */
   entity?: string;
+  /** The row's party key (parties.ts partyKey), once asked for. */
+  partyKey?: string;
 }
 
 /** A figure and the rows it is the sum of. */
