@@ -23,9 +23,11 @@ function bankName(raw: string, v: CompiledVocabulary): string | null {
  */
 function splitBank(name: string, v: CompiledVocabulary): [string, string | null] {
   const tokens = name.split(/\s+/);
+  // Normalising the words one by one and joining the non-empty ones is normalising their join.
+  const words = tokens.map(normalisePhrase);
   for (let at = 1; at < tokens.length; at++) {
     for (let k = Math.min(v.bankAliasWords, tokens.length - at); k >= 1; k--) {
-      const bank = v.banks.get(normalisePhrase(tokens.slice(at, at + k).join(" ")));
+      const bank = v.banks.get(words.slice(at, at + k).filter((w) => w !== "").join(" "));
       if (bank !== undefined) return [tokens.slice(0, at).join(" "), bank];
     }
   }

@@ -25,11 +25,12 @@ export interface Returned {
 
 const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
 
-function original(rows: readonly InsightRow[], r: InsightRow): number | null {
+function original(rows: readonly InsightRow[], r: InsightRow, dayOf: (day: string) => number): number | null {
+  const day = dayOf(r.day);
   for (let j = r.index - 1; j >= Math.max(0, r.index - LOOK_BACK_ROWS); j--) {
     const p = rows[j];
     if (!p || p.section !== r.section) continue;
-    if (dayNumber(r.day) - dayNumber(p.day) > LOOK_BACK_DAYS) break;
+    if (day - dayOf(p.day) > LOOK_BACK_DAYS) break;
     if ((r.credit > 0n && p.debit === r.credit) || (r.debit > 0n && p.credit === r.debit)) return p.index;
   }
   return null;
@@ -39,6 +40,13 @@ function original(rows: readonly InsightRow[], r: InsightRow): number | null {
 export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>): Returned {
   const isBounced = (r: InsightRow) => foundAny(r.found, bounced);
   const items = rows.filter((r) => r.enrichment.category === "reversal" || isBounced(r));
+  // Each item looks back up to LOOK_BACK_ROWS rows: a statement has few distinct days, each read once.
+  const days = new Map<string, number>();
+  const dayOf = (day: string): number => {
+    let n = days.get(day);
+    if (n === undefined) days.set(day, (n = dayNumber(day)));
+    return n;
+  };
   return {
     reversed_in: figure(items.filter((r) => r.credit > 0n), "credit"),
     reversed_out: figure(items.filter((r) => r.debit > 0n), "debit"),
@@ -47,7 +55,7 @@ export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>)
       // A returned cheque is a bounce even where its words also read as a reversal.
       kind: isBounced(r) ? "bounced" : "reversal",
       amount: formatKobo(r.credit > 0n ? r.credit : r.debit),
-      reverses: original(rows, r),
+      reverses: original(rows, r, dayOf),
     })),
   };
 }

@@ -10,6 +10,7 @@ type Source = Pick<ParseResponse, "metadata" | "transactions"> & { accounts?: re
 /** Every account section of a response (`accounts` may be absent in results from before sections existed). */
 export const sectionsOf = (r: Source) => (r.accounts && r.accounts.length > 0 ? r.accounts : [{ metadata: r.metadata, transactions: r.transactions }]);
 
+const kobo = (text: string): Kobo => (text.trim() === "" ? 0n : (parseAmount(text)?.kobo ?? 0n));
 const ZERO_ENRICHMENT = { category: "other", channel: "unknown", counterparty: null, session_id: null, fee_of: null } as const;
 
 /** What a narration's words are, read once per distinct narration: statements repeat narrations heavily. */
@@ -37,20 +38,17 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
     const words = text.split(" ");
     return { text, words, found: findPhrases(words, v.index) };
   });
-  const dateOf = memo((date) => splitDateTime(date));
-  // A blank or unreadable balance is undefined; a blank or unreadable credit or debit is zero.
-  const amountOf = memo<{ kobo: Kobo | undefined }>((text) => ({ kobo: text.trim() === "" ? undefined : parseAmount(text)?.kobo }));
   sectionsOf(r).forEach((s, section) => {
     for (const t of s.transactions) {
-      const [day, time] = dateOf(t.date);
+      const [day, time] = splitDateTime(t.date);
       const { text, words, found } = narrationOf(t.narration);
       rows.push({
         index: rows.length,
         section,
         transaction: t,
-        credit: amountOf(t.credit).kobo ?? 0n,
-        debit: amountOf(t.debit).kobo ?? 0n,
-        balance: amountOf(t.balance).kobo,
+        credit: kobo(t.credit),
+        debit: kobo(t.debit),
+        balance: t.balance.trim() === "" ? undefined : parseAmount(t.balance)?.kobo,
         day,
         month: day.slice(0, 7),
         time,
