@@ -6,10 +6,12 @@ import { directionOf } from "./rows.ts";
 import { sessionIdOf } from "./session.ts";
 import type { Category, Channel, InsightRow } from "./types.ts";
 
+const DIRECTIONS = ["credit", "debit", "none"] as const;
 const BANKS_OWN = new Set<Category>(["bank_charge", "tax_levy", "interest"]);
 
 /** What the rules say of a narration: the same for every row with the same narration, direction, bank and session presence. */
 interface Reading {
+  narration: string;
   party: CounterpartyMatch | null;
   category: CategoryMatch;
   channel: { channel: Channel; confidence: number };
@@ -17,7 +19,7 @@ interface Reading {
 
 function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): Reading {
   const party = counterpartyOf(row, v);
-  return { party, category: categorise(row, v, party !== null), channel: channelOf(row, v, bank, hasSession) };
+  return { narration: row.transaction.narration, party, category: categorise(row, v, party !== null), channel: channelOf(row, v, bank, hasSession) };
 }
 
 /**
@@ -28,14 +30,19 @@ function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: 
  * narrations heavily); every row still gets objects of its own.
  */
 export function enrichRows(rows: InsightRow[], v: CompiledVocabulary, banks: readonly string[]): void {
-  const readings = new Map<string, Reading>();
+  // Keyed by the phrase set insightRows shares between rows of one narration (an identity lookup,
+  // no string to hash), then by section (its bank), direction and session presence.
+  const readings = new Map<ReadonlySet<string>, Reading[]>();
   for (const row of rows) {
     const e = row.enrichment;
     const session = sessionIdOf(row.transaction.narration, row.transaction.reference);
     const bank = banks[row.section] ?? "";
-    const key = `${directionOf(row)}\u0000${session !== null}\u0000${bank}\u0000${row.transaction.narration}`;
-    let reading = readings.get(key);
-    if (reading === undefined) readings.set(key, (reading = read(row, v, bank, session !== null)));
+    let slots = readings.get(row.found);
+    if (slots === undefined) readings.set(row.found, (slots = []));
+    const slot = (row.section * 3 + DIRECTIONS.indexOf(directionOf(row))) * 2 + (session === null ? 0 : 1);
+    let reading = slots[slot];
+    // insightRows gives each distinct narration its own set; rows made otherwise are still read right.
+    if (reading === undefined || reading.narration !== row.transaction.narration) slots[slot] = reading = read(row, v, bank, session !== null);
     const { party, category, channel } = reading;
     e.category = category.category;
     e.channel = channel.channel;

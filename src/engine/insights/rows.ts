@@ -55,6 +55,7 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
         text,
         words,
         found,
+        partyKey: undefined,
         enrichment: { ...ZERO_ENRICHMENT, confidence: { category: 0, channel: 0, counterparty: null, session_id: null, fee_of: null } },
       });
     }

@@ -47,8 +47,8 @@ export interface InsightRow {
   enrichment: Enrichment;
   /** The business a category rule named (a lender, betting operator, telco, biller). */
   entity?: string;
-  /** The row's party key (parties.ts partyKey), once asked for. */
-  partyKey?: string;
+  /** The row's party key (parties.ts partyKey) once asked for; undefined until then (set at creation, so rows keep one shape). */
+  partyKey: string | undefined;
 }
 
 /** A figure and the rows it is the sum of. */
