@@ -7,71 +7,18 @@
  * BENCH_SSE_MODULE=path/to/sse.ts measures another SSE reader (e.g. an older src/client/sse.ts)
  * in place of the client's own, for before/after numbers. Talks only to 127.0.0.1.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { createClient } from "../src/client/index.ts";
 import type { SseMessage } from "../src/client/sse.ts";
-import { statementPdf } from "./generate.ts";
+import { curlGet, largeStatement, startBenchServer } from "./lib/loopback.ts";
 
 const PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ADMIN = "bench-admin-token-0123456789abcdef";
-const OUT = join(import.meta.dir, "out");
 
 type ReadSse = (body: ReadableStream<Uint8Array>) => AsyncGenerator<SseMessage>;
 const sseModule = process.env.BENCH_SSE_MODULE ? resolve(process.env.BENCH_SSE_MODULE) : "../src/client/sse.ts";
 const { readSse } = (await import(sseModule)) as { readSse: ReadSse };
 
-async function input(): Promise<Uint8Array> {
-  mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `client-read-${PAGES}.pdf`);
-  if (!existsSync(file)) writeFileSync(file, await statementPdf(PAGES));
-  return new Uint8Array(readFileSync(file));
-}
-
-async function startServer(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-client-read-"));
-  const port = 40000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
-    env: {
-      ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, WORKERS: "2", LOG_LEVEL: "error",
-      TEST_MONTHLY_CAP: "100000", MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "600000", DATABASE_URL: "",
-    },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (!(await fetch(`${url}/readyz`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || proc.exitCode !== null) {
-      proc.kill("SIGKILL");
-      const why = await fetch(`${url}/readyz`).then((r) => r.text(), (e: unknown) => String(e));
-      throw new Error(`server did not become ready: ${why}`);
-    }
-    await Bun.sleep(200);
-  }
-  const res = await fetch(`${url}/v1/keys/test`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ owner: "bench-client-read" }) });
-  if (!res.ok) throw new Error(`could not issue a key: ${res.status} ${await res.text()}`);
-  const { key } = (await res.json()) as { key: string };
-  return {
-    url, key,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** curl's own total time and byte count for one GET (its process start is not counted). */
-function curl(url: string, headers: string[] = []): { ms: number; bytes: number } {
-  const r = spawnSync("curl", ["-sS", "-N", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", ...headers.flatMap((h) => ["-H", h]), url], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
-  const [seconds, bytes] = r.stdout.trim().split(" ").map(Number);
-  return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
-}
 
 /** The client's stream reading: every SSE message, the result event's JSON parsed as parseJob does. */
 async function clientStream(url: string): Promise<{ ms: number; readMs: number; rows: number }> {
@@ -104,8 +51,8 @@ const fmt = (xs: number[]) => {
   return `best ${best.toFixed(0)} ms, median ${median.toFixed(0)} ms`;
 };
 
-const bytes = await input();
-const server = await startServer();
+const bytes = await largeStatement(PAGES);
+const server = await startBenchServer("bench-client-read");
 try {
   const client = createClient({ baseUrl: server.url, apiKey: server.key, jobTimeoutMs: 600_000 });
   const t0 = performance.now();
@@ -123,7 +70,7 @@ try {
   let streamBytes = 0;
   let rows = 0;
   for (let i = 0; i < ROUNDS; i++) {
-    const c = curl(stream);
+    const c = curlGet(stream);
     streamBytes = c.bytes;
     runs.curlStream.push(c.ms);
     runs.drain.push(await drain(stream));
@@ -131,7 +78,7 @@ try {
     rows = s.rows;
     runs.clientStreamRead.push(s.readMs);
     runs.clientStream.push(s.ms);
-    runs.curlResult.push(curl(result, [auth]).ms);
+    runs.curlResult.push(curlGet(result, [auth]).ms);
     const r0 = performance.now();
     await client.result(jobId);
     runs.clientResult.push(performance.now() - r0);

@@ -8,63 +8,13 @@
  * Each is run ROUNDS times (best and median). The issue's bar: insights add at most 10% to the
  * parse time. Results go to docs/insights.md. Talks only to 127.0.0.1.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { analyse, withInsights } from "../src/engine/insights/index.ts";
 import { responseJson } from "../src/engine/response-json.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
-import { statementPdf } from "./generate.ts";
+import { curlGet, largeStatement, startBenchServer } from "./lib/loopback.ts";
 
 const PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const ADMIN = "bench-admin-token-0123456789abcdef";
-const OUT = join(import.meta.dir, "out");
-
-async function input(): Promise<Uint8Array> {
-  mkdirSync(OUT, { recursive: true });
-  // The same file bench/client-read.ts makes: made once, reused.
-  const file = join(OUT, `client-read-${PAGES}.pdf`);
-  if (!existsSync(file)) writeFileSync(file, await statementPdf(PAGES));
-  return new Uint8Array(readFileSync(file));
-}
-
-async function startServer(): Promise<{ url: string; key: string; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-insights-"));
-  const port = 40000 + Math.floor(Math.random() * 20000);
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts")], {
-    env: {
-      ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_TOKEN: ADMIN, WORKERS: "2", LOG_LEVEL: "error",
-      TEST_MONTHLY_CAP: "100000", MAX_PAGES: "10000", PARSE_TIMEOUT_MS: "900000", DATABASE_URL: "", REDIS_URL: "",
-    },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  while (!(await fetch(`${url}/readyz`).then((r) => r.ok, () => false))) {
-    if (Date.now() > deadline || proc.exitCode !== null) {
-      proc.kill("SIGKILL");
-      throw new Error("server did not become ready");
-    }
-    await Bun.sleep(200);
-  }
-  const res = await fetch(`${url}/v1/keys/test`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify({ owner: "bench-insights" }) });
-  if (!res.ok) throw new Error(`could not issue a key: ${res.status}`);
-  const { key } = (await res.json()) as { key: string };
-  return {
-    url,
-    key,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A job parsed to the end: its id and the seconds from submission to done. */
 async function parseJob(url: string, key: string, bytes: Uint8Array): Promise<{ id: string; ms: number }> {
   const form = new FormData();
   form.set("pdf", new Blob([bytes as Uint8Array<ArrayBuffer>]), "large.pdf");
@@ -80,14 +30,6 @@ async function parseJob(url: string, key: string, bytes: Uint8Array): Promise<{ 
   }
 }
 
-function curl(url: string, key: string): { ms: number; bytes: number } {
-  const r = spawnSync("curl", ["-sS", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", "-H", `authorization: Bearer ${key}`, url], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
-  const [seconds, bytes] = r.stdout.trim().split(" ").map(Number);
-  return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
-}
-
-/** `first` is the cold run (the JIT not yet warm, as on a fresh insights thread); best and median over all. */
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return { first: xs[0] ?? 0, best: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0 };
@@ -98,8 +40,8 @@ const timed = (f: () => unknown): number => {
   return performance.now() - t0;
 };
 
-const bytes = await input();
-const server = await startServer();
+const bytes = await largeStatement(PAGES);
+const server = await startBenchServer("bench-insights");
 try {
   const { id, ms: parseMs } = await parseJob(server.url, server.key, bytes);
   const resultUrl = `${server.url}/v1/parse/jobs/${id}/result`;
@@ -114,8 +56,8 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     analyseMs.push(timed(() => analyse(parsed)));
     edgeMs.push(timed(() => responseJson(withInsights(JSON.parse(json) as ParseResponse) as unknown as ParseResponse)));
-    const p = curl(resultUrl, server.key);
-    const q = curl(`${resultUrl}?include=insights`, server.key);
+    const p = curlGet(resultUrl, [`authorization: Bearer ${server.key}`]);
+    const q = curlGet(`${resultUrl}?include=insights`, [`authorization: Bearer ${server.key}`]);
     plainGet.push(p.ms);
     insightsGet.push(q.ms);
     sizes = { plain: p.bytes, insights: q.bytes };
