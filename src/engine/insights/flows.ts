@@ -11,10 +11,15 @@ export interface OwnTransfers {
   outflow: Figure;
 }
 
-export const ownTransfers = (own: readonly InsightRow[]): OwnTransfers => ({
-  inflow: figure(own.filter((r) => r.credit > 0n), "credit"),
-  outflow: figure(own.filter((r) => r.debit > 0n), "debit"),
-});
+/** Money in (the credits) and out (the debits) of some rows, each a figure with its rows. */
+function inOut(rows: readonly InsightRow[]): { credit: Figure; debit: Figure } {
+  return { credit: figure(rows.filter((r) => r.credit > 0n), "credit"), debit: figure(rows.filter((r) => r.debit > 0n), "debit") };
+}
+
+export const ownTransfers = (own: readonly InsightRow[]): OwnTransfers => {
+  const { credit, debit } = inOut(own);
+  return { inflow: credit, outflow: debit };
+};
 
 export interface LenderFlows {
   lender: string;
@@ -34,12 +39,12 @@ const lenderOf = (r: InsightRow): string => (r.entity && !r.entity.endsWith(UNNA
 /** Loan money in (disbursements) and out (repayments), in total and per lender. */
 export function loans(rows: readonly InsightRow[]): Loans {
   const loanRows = rows.filter((r) => r.enrichment.category === "loan");
-  const lenders = [...groupBy(loanRows, lenderOf).entries()].map(([lender, list]) => ({
-    lender,
-    disbursed: figure(list.filter((r) => r.credit > 0n), "credit"),
-    repaid: figure(list.filter((r) => r.debit > 0n), "debit"),
-  }));
-  return { disbursed: figure(loanRows.filter((r) => r.credit > 0n), "credit"), repaid: figure(loanRows.filter((r) => r.debit > 0n), "debit"), lenders };
+  const lenders = [...groupBy(loanRows, lenderOf).entries()].map(([lender, list]) => {
+    const { credit, debit } = inOut(list);
+    return { lender, disbursed: credit, repaid: debit };
+  });
+  const { credit, debit } = inOut(loanRows);
+  return { disbursed: credit, repaid: debit, lenders };
 }
 
 export interface Betting {
@@ -52,12 +57,12 @@ export interface Betting {
 
 export function betting(rows: readonly InsightRow[]): Betting {
   const bets = rows.filter((r) => r.enrichment.category === "betting");
-  const operators = [...groupBy(bets, (r) => (r.entity && !r.entity.endsWith(UNNAMED) ? r.entity : "Unnamed operator")).entries()].map(([operator, list]) => ({
-    operator,
-    staked: figure(list.filter((r) => r.debit > 0n), "debit"),
-    won: figure(list.filter((r) => r.credit > 0n), "credit"),
-  }));
-  return { staked: figure(bets.filter((r) => r.debit > 0n), "debit"), won: figure(bets.filter((r) => r.credit > 0n), "credit"), operators };
+  const operators = [...groupBy(bets, (r) => (r.entity && !r.entity.endsWith(UNNAMED) ? r.entity : "Unnamed operator")).entries()].map(([operator, list]) => {
+    const { credit, debit } = inOut(list);
+    return { operator, staked: debit, won: credit };
+  });
+  const { credit, debit } = inOut(bets);
+  return { staked: debit, won: credit, operators };
 }
 
 export interface Counterparty {
