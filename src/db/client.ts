@@ -98,16 +98,27 @@ const RETRY_WITHIN_MS = 1200;
  * connection) and `mayRetry` says a second run cannot apply anything twice, for up to
  * RETRY_WITHIN_MS. Then an outage (or no answer within `boundMs`) is 503 database_unavailable.
  */
-async function guarded<T>(op: () => Promise<T>, boundMs: number, mayRetry: (e: unknown) => boolean = () => false): Promise<T> {
-  const retryUntil = performance.now() + Math.min(boundMs, RETRY_WITHIN_MS);
+async function guarded<T>(op: () => Promise<T>, boundMs: number, mayRetry: (e: unknown) => boolean = () => false, readOnly = false): Promise<T> {
+  const window = Math.min(boundMs, RETRY_WITHIN_MS);
+  const retryUntil = performance.now() + window;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let windowTimer: ReturnType<typeof setTimeout> | undefined;
   const bound = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(databaseUnavailable(new Error(`no answer within ${boundMs} ms`))), boundMs);
   });
+  // A read tried again must answer within the retry window too: a new connection that hangs in its
+  // connect would otherwise stretch an outage's 503 by a whole connect timeout per statement. Only
+  // a read may be given up while it runs; a write tried again keeps the whole bound.
+  const windowEnd = readOnly
+    ? new Promise<never>((_, reject) => {
+        windowTimer = setTimeout(() => reject(databaseUnavailable(new Error(`no answer within the ${window} ms retry window`))), window);
+      })
+    : bound;
+  windowEnd.catch(() => {});
   try {
-    for (let wait = FIRST_RETRY_MS; ; wait = Math.min(LAST_RETRY_MS, wait * 2)) {
+    for (let wait = FIRST_RETRY_MS, first = true; ; wait = Math.min(LAST_RETRY_MS, wait * 2), first = false) {
       try {
-        return await Promise.race([op(), bound]);
+        return await Promise.race([op(), first ? bound : windowEnd, bound]);
       } catch (e) {
         const again = !(e instanceof AppError) && isUnavailable(e) && mayRetry(e) && performance.now() + wait < retryUntil;
         if (!again) throw e;
@@ -118,6 +129,7 @@ async function guarded<T>(op: () => Promise<T>, boundMs: number, mayRetry: (e: u
     throw isUnavailable(e) ? (e instanceof AppError ? e : databaseUnavailable(e)) : e;
   } finally {
     clearTimeout(timer);
+    clearTimeout(windowTimer);
   }
 }
 
@@ -138,12 +150,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const asQueryable = (q: Unsafe): Queryable => ({
     query<T extends object>(text: string, params: readonly unknown[] = []) {
       // A read runs again after any outage; a write only when it surely did not run.
-      const mayRetry = READ_ONLY.test(text) ? () => true : neverRan;
+      const readOnly = READ_ONLY.test(text);
       return guarded(async () => {
         const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
         // A plain array, like PGlite's rows (postgres.js adds count/state/columns to its result).
         return [...rows] as unknown as T[];
-      }, boundMs, mayRetry);
+      }, boundMs, readOnly ? () => true : neverRan, readOnly);
     },
   });
   // Inside a transaction the outer guard bounds the whole; statements are not guarded twice.
