@@ -15,18 +15,23 @@ const OUT = join(import.meta.dir, "..", "out");
 export interface BenchServer {
   url: string;
   key: string;
+  /** The server process (its CPU time and RSS are read from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
+
+/** Where largeStatement(pages) keeps its file (for tools that read it from disk, e.g. mutool). */
+export const largeStatementPath = (pages: number): string => join(OUT, `client-read-${pages}.pdf`);
 
 /** The `pages`-page bench statement, made once and reused from bench/out. */
 export async function largeStatement(pages: number): Promise<Uint8Array> {
   mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `client-read-${pages}.pdf`);
+  const file = largeStatementPath(pages);
   if (!existsSync(file)) writeFileSync(file, await statementPdf(pages));
   return new Uint8Array(readFileSync(file));
 }
 
-/** A server with 2 workers on the embedded database (no Redis), ready, with a test key of `owner`. */
+/** A server with 2 workers (or env.WORKERS) on the embedded database (no Redis), ready, with a test key of `owner`. */
 export async function startBenchServer(owner: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `${owner}-`));
   const port = 40000 + Math.floor(Math.random() * 20000);
@@ -54,6 +59,7 @@ export async function startBenchServer(owner: string, env: Record<string, string
   return {
     url,
     key,
+    pid: proc.pid,
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;
@@ -68,4 +74,51 @@ export function curlGet(url: string, headers: string[] = []): { ms: number; byte
   if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
   const [seconds, bytes] = r.stdout.trim().split(" ").map(Number);
   return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
+}
+
+/** CPU time (user + system) a process has used so far, ms, from /proc (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * One job end to end: create it, read its SSE stream until the `result` event, parse the result.
+ * The stream ends right after `result`, so the text is searched once at the end (searching a
+ * growing buffer on every chunk would cost the client more than the server's JSON work).
+ */
+export async function runJob(server: Pick<BenchServer, "url" | "key">, bytes: Uint8Array, name: string, timeoutMs = 240_000, type = "application/pdf"): Promise<{ ms: number; rows: number }> {
+  const start = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  const body = new FormData();
+  body.append("pdf", new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
+  const res = await fetch(`${server.url}/v1/parse/jobs`, { method: "POST", headers: { authorization: `Bearer ${server.key}` }, body, signal });
+  if (res.status !== 202) throw new Error(`job create ${res.status}: ${await res.text()}`);
+  const { stream_url } = (await res.json()) as { stream_url: string };
+  const stream = await fetch(new URL(stream_url, server.url), { signal });
+  if (!stream.ok || !stream.body) throw new Error(`stream ${stream.status}`);
+  const reader = stream.body.getReader();
+  const decoder = new TextDecoder();
+  const chunks: string[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(decoder.decode(value, { stream: true }));
+  }
+  const text = chunks.join("") + decoder.decode();
+  // At a line start: JSON data never holds a raw line break, so this cannot match inside one.
+  const at = text.lastIndexOf("\nevent: result\n");
+  if (at < 0) throw new Error(`stream ended without a result: ${text.slice(-300)}`);
+  const end = text.indexOf("\n\n", at);
+  const data = text
+    .slice(at, end < 0 ? undefined : end)
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trimStart())
+    .join("\n");
+  const parsed = JSON.parse(data) as { transactions?: unknown[] };
+  if (!parsed.transactions) throw new Error(`job failed: ${data.slice(0, 300)}`);
+  return { ms: performance.now() - start, rows: parsed.transactions.length };
 }
