@@ -10,11 +10,11 @@ import type { Worker as Tesseract } from "tesseract.js";
 import { workerData } from "piscina";
 import { toCsv } from "../src/engine/csv.ts";
 import { deskewWords, skewSlope } from "../src/engine/ocr/deskew.ts";
+import { planScan } from "../src/engine/ocr/plan.ts";
 import { readOcrStatement } from "../src/engine/ocr/read.ts";
 import { renderPage } from "../src/engine/ocr/pdfium-render.ts";
 import { OcrPageTimeout, OcrUnavailable, recognizeWords, startTesseract } from "../src/engine/ocr/tesseract.ts";
 import { openPdfium } from "../src/engine/pdf/pdfium/document.ts";
-import { pdfiumProducer } from "../src/engine/pdf/pdfium/info.ts";
 import { responseJson } from "../src/engine/response-json.ts";
 import { AppError, internalError, scannedDocument } from "../src/errors.ts";
 import type { OcrAnswer, OcrOutputs, OcrSettings, OcrTask } from "../src/jobs/ocr-tasks.ts";
@@ -69,13 +69,9 @@ async function recognize(pgm: Uint8Array, settings: OcrSettings) {
   }
 }
 
-async function plan(task: Extract<OcrTask, { op: "ocr-plan" }>): Promise<OcrOutputs["ocr-plan"]> {
-  const doc = await openPdfium(new Uint8Array(task.bytes), task.password);
-  try {
-    return { pageCount: doc.pageCount, producer: pdfiumProducer(doc) };
-  } finally {
-    doc.close();
-  }
+/** Which pages are scans, and the text of the others (the same per-page decision as the text path's). */
+function plan(task: Extract<OcrTask, { op: "ocr-plan" }>): Promise<OcrOutputs["ocr-plan"]> {
+  return planScan(new Uint8Array(task.bytes), { password: task.password, bank: task.bank });
 }
 
 function assemble(task: Extract<OcrTask, { op: "ocr-assemble" }>): OcrOutputs["ocr-assemble"] {
@@ -83,6 +79,7 @@ function assemble(task: Extract<OcrTask, { op: "ocr-assemble" }>): OcrOutputs["o
     producer: task.producer,
     bank: task.bank,
     pageCount: task.pageCount,
+    textPages: task.textPages,
     minConfidence: task.minConfidence,
     minChainShare: task.minChainShare,
   });

@@ -118,9 +118,14 @@ export interface Checks {
 
 /** What OCR read and which of its figures the balance chain corrected. */
 export interface OcrChecks {
+  /** How many pages were read by OCR. */
   pages: number;
-  /** Mean word confidence, 0..100. */
+  /** Mean word confidence over those pages, 0..100. */
   mean_confidence: number;
+  /** The pages read by OCR (1-based, in order), each with its own mean word confidence. */
+  read_pages: { page: number; mean_confidence: number }[];
+  /** The document's other pages, read from their text (a text page in front of or between scanned pages). */
+  text_pages: number[];
   /** Every figure used instead of the one read; each is also listed in `assumed`. */
   repaired_rows: OcrRepair[];
   /** 0-based rows whose date is not among the dates OCR read on their line and could not be taken from it (the chain never checks dates); any makes the statement not reconcilable. */

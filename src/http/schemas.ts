@@ -156,11 +156,13 @@ export const Checks = z
       .looseObject({
         pages: z.number().int(),
         mean_confidence: z.number(),
+        read_pages: z.array(z.looseObject({ page: z.number().int(), mean_confidence: z.number() })),
+        text_pages: z.array(z.number().int()),
         repaired_rows: z.array(z.looseObject({ row: z.number().int(), field: z.string(), printed: z.string(), used: z.string(), reason: z.string() })),
         dates_unconfirmed: z.array(z.number().int()),
       })
       .optional()
-      .describe("Present when the statement was read by OCR (docs/ocr.md): pages read, mean word confidence, each figure the balance chain corrected (also listed in assumed), rows whose date OCR did not read on their line"),
+      .describe("Present when the statement was read by OCR (docs/ocr.md): pages read (count, and each page with its mean word confidence), pages read as text instead, mean word confidence, each figure the balance chain corrected (also listed in assumed), rows whose date OCR did not read on their line"),
   })
   .meta({ id: "Checks" });
 

@@ -47,6 +47,11 @@ export function holdOf(key: string, bytes: number, giveBack: () => void): Hold {
 export interface Ticket {
   /** Resolves when the document may start; never rejects. */
   readonly started: Promise<void>;
+  /**
+   * A running document gives its running place to the next one waiting while it keeps its key
+   * place and upload bytes until release (a scan gone to the OCR pool holds no parse thread).
+   */
+  stepAside(): void;
   /** Gives the slot (or the place in the queue) back; idempotent. */
   release(): void;
 }
@@ -201,7 +206,7 @@ export class DocumentGate {
   private place(hold: Hold): Ticket {
     const mustWait = this.running >= this.options.concurrency;
 
-    let state: "waiting" | "running" | "released" = "waiting";
+    let state: "waiting" | "running" | "aside" | "released" = "waiting";
     let resolveStart!: () => void;
     const started = new Promise<void>((r) => (resolveStart = r));
     const entry = {
@@ -214,17 +219,25 @@ export class DocumentGate {
     if (mustWait) this.waiting.push(entry);
     else entry.start();
 
+    const freeRunningPlace = () => {
+      this.running--;
+      this.waiting.shift()?.start();
+    };
     return {
       started,
+      stepAside: () => {
+        if (state !== "running") return;
+        state = "aside";
+        freeRunningPlace();
+      },
       release: () => {
         if (state === "released") return;
         const wasRunning = state === "running";
+        const wasWaiting = state === "waiting";
         state = "released";
         hold.release();
-        if (wasRunning) {
-          this.running--;
-          this.waiting.shift()?.start();
-        } else {
+        if (wasRunning) freeRunningPlace();
+        else if (wasWaiting) {
           const i = this.waiting.indexOf(entry);
           if (i >= 0) this.waiting.splice(i, 1);
         }

@@ -1,7 +1,8 @@
 /**
  * The OCR pool: its own Piscina threads (OCR_WORKERS, one by default), apart from the parse pool,
- * so a scan that takes seconds per page never holds a thread text parses need. A document's pages
- * are read one task each, as many at once as there are OCR threads, then assembled in one task.
+ * so a scan that takes seconds per page never holds a thread text parses need. A document is
+ * planned (which of its pages are scans), its scanned pages are read one task each, as many at once
+ * as there are OCR threads, then assembled with its text pages in one task.
  */
 import { Piscina } from "piscina";
 import { AppError, scannedDocument } from "../errors.ts";
@@ -73,20 +74,22 @@ export function createOcrPool({ threads, idleMs, onError = () => {} }: OcrPoolOp
 
   async function readDocument(req: OcrRequest, limits: OcrLimits, onProgress: ProgressFn | undefined, inner: AbortController): Promise<{ json: string; csv?: string }> {
     const signal = inner.signal;
-    const { pageCount, producer } = await run({ op: "ocr-plan", bytes: req.bytes, password: req.password }, signal);
-    if (pageCount > limits.maxPages) {
-      throw scannedDocument(`The PDF has no usable text layer and ${pageCount} pages; OCR reads at most ${limits.maxPages} (OCR_MAX_PAGES)`);
+    const plan = await run({ op: "ocr-plan", bytes: req.bytes, password: req.password, ...(req.bank ? { bank: req.bank } : {}) }, signal);
+    const { pageCount, producer, ocrPages, textPages } = plan;
+    const count = ocrPages.length;
+    if (count > limits.maxPages) {
+      throw scannedDocument(`The PDF has no usable text layer on ${count} of its ${pageCount} pages; OCR reads at most ${limits.maxPages} (OCR_MAX_PAGES)`);
     }
     const settings: OcrSettings = { dpi: limits.dpi, pageTimeoutMs: limits.pageTimeoutMs, loadTimeoutMs: limits.loadTimeoutMs };
     let done = 0;
-    onProgress?.({ stage: "ocr", current: 0, total: pageCount });
+    onProgress?.({ stage: "ocr", current: 0, total: count });
     const pages: OcrPage[] = await Promise.all(
-      Array.from({ length: pageCount }, async (_, i) => {
-        const page = await run({ op: "ocr-page", bytes: req.bytes, password: req.password, page: i + 1, settings }, signal).catch((e: unknown) => {
+      ocrPages.map(async (n) => {
+        const page = await run({ op: "ocr-page", bytes: req.bytes, password: req.password, page: n, settings }, signal).catch((e: unknown) => {
           if (!signal.aborted) inner.abort(e);
           throw e;
         });
-        onProgress?.({ stage: "ocr", current: ++done, total: pageCount });
+        onProgress?.({ stage: "ocr", current: ++done, total: count });
         return page;
       }),
     );
@@ -95,6 +98,7 @@ export function createOcrPool({ threads, idleMs, onError = () => {} }: OcrPoolOp
       {
         op: "ocr-assemble",
         pages,
+        textPages,
         producer,
         csv: req.csv,
         pageCount,

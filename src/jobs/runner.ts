@@ -34,6 +34,11 @@ export interface RunHooks {
   signal?: AbortSignal;
   /** Called with the thread id of each run of pages read (tests observe the fan-out through it). */
   onRange?: (range: { first: number; last: number; threadId: number }) => void;
+  /**
+   * The document leaves the parse pool for the OCR pool: its admission place among the documents
+   * parsed at once can go to a text parse (the service gives it up: Ticket.stepAside).
+   */
+  onOcr?: () => void;
 }
 
 /**
@@ -126,6 +131,7 @@ async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hook
   if (first === SCANNED) {
     const { pool: ocrPool, limits } = ctx.ocr!;
     extendTimeout(ctx.timeoutMs + limits.maxPages * limits.pageTimeoutMs);
+    hooks.onOcr?.();
     const out = await ocrPool.read({ bytes: doc.bytes, password: doc.password, bank: doc.bank, csv }, limits, { onProgress: hooks.onProgress, signal });
     return csv ? { kind: "csv", json: out.json, csv: out.csv ?? "" } : { kind: "json", json: out.json };
   }

@@ -242,6 +242,8 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         ...hooks,
         signal,
         onRange: (r) => log.debug("pages read", { first: r.first, last: r.last, thread: r.threadId }),
+        // A scan read by the OCR pool holds no parse thread: its running place goes to a text parse.
+        onOcr: () => ticket.stepAside(),
       });
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();

@@ -30,10 +30,16 @@ describe("confusionOf: a single misreading of the true value, or null", () => {
 });
 
 describe("rewriteAmount: separators with one meaning", () => {
-  test("points as thousands separators", () => expect(rewriteAmount("5.000.00")).toBe("5,000.00"));
-  test("comma as decimal point", () => expect(rewriteAmount("1,234,56")).toBe("1,234.56"));
-  test("a date, a time or a plain amount is left alone", () => {
-    for (const t of ["12.05.2024", "12:30", "1,234.56", "5.00"]) expect(rewriteAmount(t)).toBeNull();
+  test("points as thousands separators", () => expect(rewriteAmount("5.000.00")).toEqual({ used: "5,000.00", reason: "separator_misread" }));
+  test("comma as decimal point", () => expect(rewriteAmount("1,234,56")).toEqual({ used: "1,234.56", reason: "separator_misread" }));
+  test("a decimal point read as a colon, where the word cannot be a clock time", () => {
+    expect(rewriteAmount("1,234:56")).toEqual({ used: "1,234.56", reason: "decimal_point_read_as_colon" });
+    expect(rewriteAmount("3:75")).toEqual({ used: "3.75", reason: "decimal_point_read_as_colon" });
+    expect(rewriteAmount("250:00CR")).toEqual({ used: "250.00CR", reason: "decimal_point_read_as_colon" });
+    expect(rewriteAmount("₦24:10")).toEqual({ used: "₦24.10", reason: "decimal_point_read_as_colon" });
+  });
+  test("a date, a clock time or a plain amount is left alone", () => {
+    for (const t of ["12.05.2024", "12:30", "9:45", "23:59", "1,234.56", "5.00", "12:30:45"]) expect(rewriteAmount(t)).toBeNull();
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * Word readings with one meaning only, rewritten before the layout stage: an amount whose thousands
- * separators came out as points ("5.000.00") or whose decimal point came out as a comma
- * ("1,234,56") cannot be anything but that amount, yet no amount parser reads it. Each rewrite is
- * kept, so the row it lands in is reported as repaired, and the chain must still confirm it.
+ * separators came out as points ("5.000.00"), whose decimal point came out as a comma
+ * ("1,234,56") or as a colon ("1,234:56", "3:75"; not a word that reads as a clock time, "9:45")
+ * cannot be anything but that amount, yet no amount parser reads it. Each rewrite is kept, so the
+ * row it lands in is reported as repaired, and the chain must still confirm it: a row whose links
+ * do not hold with it is a break (read.ts), never a reconciled row.
  */
 import type { OcrPage } from "./page-text.ts";
 
@@ -12,16 +14,32 @@ export interface Rewrite {
   word: number;
   printed: string;
   used: string;
+  reason: RewriteReason;
 }
 
 const POINTS_AS_SEPARATORS = /^([+-]?[₦#N]?)(\d{1,3}(?:\.\d{3})+)\.(\d{2})([-+]?|DR|CR)$/i;
 const COMMA_AS_POINT = /^([+-]?[₦#N]?)(\d{1,3}(?:,\d{3})*),(\d{2})([-+]?|DR|CR)$/i;
 
-export function rewriteAmount(text: string): string | null {
+/** A decimal point read as a colon ("1,234:56", "3:75"). */
+const COLON_AS_POINT = /^([+-]?[₦#N]?)(\d{1,3}(?:,\d{3})*):(\d{2})([-+]?|DR|CR)$/i;
+/** A clock time ("9:45", "23:59") reads the same: such a word is left as it is (its row then breaks the chain). */
+const CLOCK = /^(\d{1,2}):(\d{2})$/;
+
+const isClockTime = (text: string) => {
+  const m = CLOCK.exec(text);
+  return m !== null && Number(m[1]) <= 23 && Number(m[2]) <= 59;
+};
+
+export type RewriteReason = "separator_misread" | "decimal_point_read_as_colon";
+
+/** The amount a word can only mean, and why it was misread; null when the word is left as read. */
+export function rewriteAmount(text: string): { used: string; reason: RewriteReason } | null {
   const a = POINTS_AS_SEPARATORS.exec(text);
-  if (a) return `${a[1]}${a[2]!.replaceAll(".", ",")}.${a[3]}${a[4]}`;
+  if (a) return { used: `${a[1]}${a[2]!.replaceAll(".", ",")}.${a[3]}${a[4]}`, reason: "separator_misread" };
   const b = COMMA_AS_POINT.exec(text);
-  if (b) return `${b[1]}${b[2]}.${b[3]}${b[4]}`;
+  if (b) return { used: `${b[1]}${b[2]}.${b[3]}${b[4]}`, reason: "separator_misread" };
+  const c = COLON_AS_POINT.exec(text);
+  if (c && !isClockTime(text)) return { used: `${c[1]}${c[2]}.${c[3]}${c[4]}`, reason: "decimal_point_read_as_colon" };
   return null;
 }
 
@@ -31,10 +49,10 @@ export function normalizePages(pages: readonly OcrPage[]): { pages: OcrPage[]; r
   const out = pages.map((p) => ({
     ...p,
     words: p.words.map((w, i) => {
-      const used = rewriteAmount(w.text);
-      if (used === null) return w;
-      rewrites.push({ page: p.number, word: i, printed: w.text, used });
-      return { ...w, text: used };
+      const r = rewriteAmount(w.text);
+      if (r === null) return w;
+      rewrites.push({ page: p.number, word: i, printed: w.text, ...r });
+      return { ...w, text: r.used };
     }),
   }));
   return { pages: out, rewrites };

@@ -56,18 +56,30 @@ function holds(f: Figures, i: number, over: Partial<Record<"debit" | "credit" | 
   return prev + get("credit", i) - get("debit", i) === get("balance", i);
 }
 
-/** Links that hold, out of the rows that have one to check. */
-export function chainShare(s: AccountSection): { holding: number; checked: number } {
+/** Links that hold, out of the rows that have one to check (only rows `counted` accepts, when given). */
+export function chainShare(s: AccountSection, counted: (row: number) => boolean = () => true): { holding: number; checked: number } {
   const f = figuresOf(s);
   let holding = 0;
   let checked = 0;
   for (let i = 0; i < f.balance.length; i++) {
+    if (!counted(i)) continue;
     const h = holds(f, i);
     if (h === undefined) continue;
     checked++;
     if (h) holding++;
   }
   return { holding, checked };
+}
+
+/**
+ * Row i's link and the next one both hold (the last row: its balance meets the printed closing, or
+ * none is printed): the row's figures are confirmed by the balances on both sides of it.
+ */
+export function rowChains(s: AccountSection, i: number): boolean {
+  const f = figuresOf(s);
+  if (holds(f, i) !== true) return false;
+  if (i + 1 < f.balance.length) return holds(f, i + 1) === true;
+  return f.closing === null || f.closing === f.balance[i];
 }
 
 /** The single-explanation repairs of one section's breaks (none when its balances were not printed). */
