@@ -1,0 +1,55 @@
+/** The opening, closing and totals a table prints on its own lines (not in its header). */
+import { type AmountLine, CLOSING_LABEL, OPENING_LABEL } from "../layout/rows.ts";
+import { absKobo, type Kobo, parseAmount } from "../money.ts";
+import { signedBalance } from "./cells.ts";
+
+const SUBTOTAL = /\btotals?\s+for\b|\bsub\s*-?\s*totals?\b|\bpage\s+totals?\b/i;
+/** A closing-balance or carried-forward label (not a totals line). */
+const CARRIED = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|ending\s+balance|final\s+balance/i;
+
+export interface TableFigures {
+  opening: Kobo | null;
+  closing: Kobo | null;
+  /** Only a labelled B/F or C/F figure is the table's own opening or closing (see preferTable). */
+  labelledOpening: Kobo | null;
+  labelledClosing: Kobo | null;
+  debit: Kobo | null;
+  credit: Kobo | null;
+  /** Unlabelled undated lines with amounts between rows, as text for a note. */
+  skipped: string[];
+}
+
+/**
+ * Trailer and leader lines (undated, with amounts) carry the opening/closing balance and totals;
+ * `rowOpening`/`rowClosing` are the balances of dated opening and closing rows, if any.
+ */
+export function tableFigures(amountLines: AmountLine[], rowCount: number, rowOpening: Kobo | null, rowClosing: Kobo | null): TableFigures {
+  const f: TableFigures = { opening: rowOpening, closing: rowClosing, labelledOpening: rowOpening, labelledClosing: rowClosing, debit: null, credit: null, skipped: [] };
+  for (const a of amountLines) {
+    const bal = a.cells.balance ? parseAmount(a.cells.balance) : null;
+    if (a.rowIndex === 0 || OPENING_LABEL.test(a.text)) {
+      if (bal && f.opening === null && a.rowIndex === 0) {
+        f.opening = signedBalance(bal.kobo, bal.marker);
+        if (OPENING_LABEL.test(a.text)) f.labelledOpening = f.opening;
+      }
+      continue;
+    }
+    // Mid-table amount lines are page carry-forwards (C/F, B/F), not the statement's figures; an
+    // unlabelled one is reported, since it might be a row the layout could not date.
+    if (a.rowIndex < rowCount) {
+      if (!OPENING_LABEL.test(a.text) && !CLOSING_LABEL.test(a.text)) f.skipped.push(a.text);
+      continue;
+    }
+    if (bal) {
+      f.closing = signedBalance(bal.kobo, bal.marker);
+      if (CARRIED.test(a.text)) f.labelledClosing = f.closing;
+    }
+    // Subtotals of a month or a page are not the statement's totals.
+    if (SUBTOTAL.test(a.text)) continue;
+    const d = a.cells.debit ? parseAmount(a.cells.debit) : null;
+    const c = a.cells.credit ? parseAmount(a.cells.credit) : null;
+    if (d) f.debit = absKobo(d.kobo);
+    if (c) f.credit = absKobo(c.kobo);
+  }
+  return f;
+}
