@@ -39,6 +39,8 @@ export interface Upload {
 export interface SubmitOptions {
   /** The job's id, chosen by the caller (it is recorded before the job starts); a new one when absent. */
   id?: string;
+  /** Made from the parse before the job ends, and kept as its result (include=insights, src/http/insights.ts). */
+  finish?: (result: DocumentResult) => Promise<DocumentResult>;
 }
 
 export interface Outcome {
@@ -223,8 +225,9 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       onSucceeded,
       callerSignal,
       cancelSignal,
+      finish,
       ...hooks
-    }: RunHooks & { onStart?: () => void; onSucceeded?: (result: DocumentResult) => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal },
+    }: RunHooks & { onStart?: () => void; onSucceeded?: (result: DocumentResult) => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal; finish?: SubmitOptions["finish"] },
   ): Promise<DocumentResult> {
     let startedAt = 0;
     // Shutdown, the caller hanging up (sync) and a cancel (jobs) all stop the parse, queued or running.
@@ -238,13 +241,14 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       startedAt = performance.now();
       onStart?.();
       const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
-      const result = await runDocument(ctx, { kind: upload.kind, doc, ocr: upload.ocr !== false }, {
+      const parsed = await runDocument(ctx, { kind: upload.kind, doc, ocr: upload.ocr !== false }, {
         ...hooks,
         signal,
         onRange: (r) => log.debug("pages read", { first: r.first, last: r.last, thread: r.threadId }),
         // A scan read by the OCR pool holds no parse thread: its running place goes to a text parse.
         onOcr: () => ticket.stepAside(),
       });
+      const result = finish ? await finish(parsed) : parsed;
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();
       // Success is decided here, in the same tick as the check above: from now on a cancel finds the
@@ -309,7 +313,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         for (const o of observers) o.started(job.id);
       };
       void track(
-        execute(ticket, admission, upload, { onStart, onSucceeded: (result) => job.succeed(result), onProgress: (p) => job.report(p), cancelSignal: job.signal })
+        execute(ticket, admission, upload, { onStart, onSucceeded: (result) => job.succeed(result), onProgress: (p) => job.report(p), cancelSignal: job.signal, finish: options.finish })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
