@@ -1,9 +1,12 @@
 import { ConfigError } from "./config.ts";
 import { installLastResort } from "./last-resort.ts";
+import { prewarmInsights } from "./output/insights-pool.ts";
 import { startServer } from "./server.ts";
 
 try {
   const server = await startServer();
+  // The insights thread starts warm beside readiness, not before it (docs/insights.md, Speed).
+  void prewarmInsights();
   installLastResort(server.log);
   let stopping = false;
   const shutdown = async (signal: string) => {

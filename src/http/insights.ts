@@ -1,4 +1,4 @@
-import type { Deliverable, ParseFormat } from "../jobs/result-formats.ts";
+import { type Deliverable, keptBeside, type ParseFormat } from "../jobs/result-formats.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
 import { insightsOffThread } from "../output/insights-pool.ts";
 import { RequestValidationError } from "./errors.ts";
@@ -38,8 +38,38 @@ export function wantsInsights(request: Request): boolean {
 export const redactWithInsights = () =>
   new RequestValidationError([{ loc: ["query", "include"], msg: "redact=true returns the redacted document; it cannot be combined with include=insights", type: "conflict", input: "insights", ctx: {} }]);
 
-/** A finished parse with insights, in `format`; undefined for a redact result (no parse to explain). */
+/**
+ * A finished parse with insights, in `format`; undefined for a redact result (no parse to explain).
+ * Made once per kept result and format, then kept beside it while the job is held
+ * (src/jobs/result-formats.ts keptBeside): a job's second read is the first one's answer.
+ */
 export async function insightsAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
-  return insightsOffThread(outcome.json, format);
+  // A job made with include=insights kept its result with them (withInsightsKept): its own format is that result.
+  if (enriched.has(outcome) && (format === "json" || format === outcome.kind)) return format === "json" && outcome.kind === "csv" ? { kind: "json", json: outcome.json } : outcome;
+  return keptBeside(outcome, `insights:${format}`, () => insightsOffThread(outcome.json, format));
+}
+
+/** Results that already carry enrichment and insights (their JSON is the enriched response). */
+const enriched = new WeakSet<DocumentResult>();
+
+/**
+ * For a job created with include=insights (src/jobs/service.ts SubmitOptions.finish): its parse
+ * with enrichment and insights, made as the job ends and kept as its result, so the SSE `result`
+ * event, the snapshot's `result` and the result endpoint all carry them and none makes them again.
+ * A json or xlsx job keeps the enriched JSON (the workbook is made from it on read), a csv job the
+ * enriched JSON and the CSV with category and counterparty columns. Should the insights fail, the
+ * plain parse is kept and the result endpoint makes them on read, as for any job.
+ */
+export async function withInsightsKept(parsed: DocumentResult): Promise<DocumentResult> {
+  if (parsed.kind === "redact") return parsed;
+  try {
+    const made = await insightsOffThread(parsed.json, parsed.kind);
+    if (made.kind === "xlsx") return parsed;
+    const kept: DocumentResult = made.kind === "csv" ? { kind: "csv", json: made.json, csv: made.csv } : { kind: "json", json: made.json };
+    enriched.add(kept);
+    return kept;
+  } catch {
+    return parsed;
+  }
 }

@@ -19,7 +19,7 @@ import { claim, idempotencyKeyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { formatQueryParameter, NO_STORE, parseErrors, resultResponse } from "./parse.ts";
 import { ErrorEnvelope, EventStream, JobCreated, JobSnapshot, keyAuthErrors, NoContent, ParseResult, ValidationBody } from "./schemas.ts";
 import { liftIdleTimer, onBodyEnd } from "./idle-timer.ts";
-import { includeQueryParameter, insightsAs, redactWithInsights, wantsInsights } from "./insights.ts";
+import { includeQueryParameter, insightsAs, redactWithInsights, wantsInsights, withInsightsKept } from "./insights.ts";
 import { receiveUpload } from "./upload.ts";
 
 export { streamInUse } from "./job-stream.ts";
@@ -120,7 +120,7 @@ export const jobRoutes = (deps: JobsDeps) => {
           // Listed before it can end (a sample ends inside submit): the end always finds its row.
           await insertJobRow(db, { id, owner: caller.owner, keyId: caller.keyId, kind: upload.kind, clientReference: upload.clientReference, callbackUrl: upload.callbackUrl, includeInsights: insights, keepMs: keepRowMs(config) });
           listed = true;
-          await jobs.submit(caller, upload, request, { id });
+          await jobs.submit(caller, upload, request, insights ? { id, finish: withInsightsKept } : { id });
         } catch (e) {
           if (!listed) upload.hold?.release();
           else await deleteJobRow(db, id).catch(() => {});
@@ -137,7 +137,7 @@ export const jobRoutes = (deps: JobsDeps) => {
         detail: {
           summary: "Start a parse job",
           description:
-            "Same inputs as POST /v1/parse. 202 with the job id and where to stream or poll it (paths relative to the service's base URL). With format=csv or redact=true the bytes are fetched from the result endpoint. With include=insights the result endpoint answers with insights (made when it is read; the stream's result event and the snapshot carry the plain ParseResponse).",
+            "Same inputs as POST /v1/parse. 202 with the job id and where to stream or poll it (paths relative to the service's base URL). With format=csv or redact=true the bytes are fetched from the result endpoint. With include=insights the job's result is made with enrichment and insights as it ends: the result endpoint, the stream's result event and the snapshot's result carry them (with REDIS_URL the stream and snapshot carry the plain ParseResponse and the result endpoint makes them when read).",
           parameters: [formatQueryParameter, includeQueryParameter, idempotencyParameter],
           requestBody: jobRequestBody,
         } as Record<string, unknown>,

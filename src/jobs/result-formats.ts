@@ -20,3 +20,44 @@ export async function resultAs(outcome: DocumentResult, format: ParseFormat): Pr
   if (format === "csv") return outcome.kind === "csv" ? outcome : { kind: "csv", json: outcome.json, csv: toCsv(JSON.parse(outcome.json) as ParseResponse) };
   return { kind: "xlsx", bytes: await xlsxOffThread(outcome.json) };
 }
+
+/** What was made from one kept result (its insights in a format), while that result is held. */
+const beside = new WeakMap<DocumentResult, Map<string, Promise<Deliverable | undefined>>>();
+const sizes = new WeakMap<DocumentResult, number>();
+/** The job store told when a kept result gains an output (to count its bytes in the job's size). */
+const watchers = new WeakMap<DocumentResult, () => void>();
+
+const bytesOf = (d: Deliverable | undefined): number => (!d ? 0 : d.kind === "json" ? d.json.length * 2 : d.kind === "csv" ? (d.json.length + d.csv.length) * 2 : d.kind === "xlsx" ? d.bytes.byteLength : 0);
+
+/**
+ * `make()` once per kept result and `key`, its answer kept beside the result for as long as the
+ * result is held (src/jobs/store.ts counts it in the job's size and drops it with the job): a
+ * second read of a job's insights is the string made the first time, not the work again. Readers
+ * arriving while it is made share the one making. A failure is not kept.
+ */
+export function keptBeside(outcome: DocumentResult, key: string, make: () => Promise<Deliverable | undefined>): Promise<Deliverable | undefined> {
+  let made = beside.get(outcome);
+  if (!made) beside.set(outcome, (made = new Map()));
+  const cached = made.get(key);
+  if (cached) return cached;
+  const map = made;
+  const p = make().then(
+    (d) => {
+      sizes.set(outcome, (sizes.get(outcome) ?? 0) + bytesOf(d));
+      watchers.get(outcome)?.();
+      return d;
+    },
+    (e: unknown) => {
+      map.delete(key);
+      throw e;
+    },
+  );
+  made.set(key, p);
+  return p;
+}
+
+/** Bytes of what keptBeside keeps for this result (strings count two bytes a character). */
+export const besideBytes = (outcome: DocumentResult | undefined): number => (outcome ? (sizes.get(outcome) ?? 0) : 0);
+
+/** `onGrow` runs each time a kept output is added beside `outcome` (the store recounts the job). */
+export const watchBeside = (outcome: DocumentResult, onGrow: () => void): void => void watchers.set(outcome, onGrow);

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Job } from "./job.ts";
+import { besideBytes, watchBeside } from "./result-formats.ts";
 
 export interface StoreOptions {
   /** How long a finished job (and its result) is kept, ms. */
@@ -51,6 +52,23 @@ export class JobStore {
     const cache = this.cacheOf(job.owner);
     this.ownerOf.set(job.id, job.owner);
     cache.set(job.id, job);
+    // What is made from the result later (its insights, src/jobs/result-formats.ts keptBeside) counts in its size.
+    if (job.outcome && !job.sample) watchBeside(job.outcome, () => this.recount(job));
+    this.fitBudget(cache);
+  }
+
+  /** The job's size again (an output was kept beside its result), keeping its expiry. */
+  private recount(job: Job): void {
+    const cache = this.owners.get(job.owner);
+    if (!cache?.has(job.id)) return;
+    const ttl = cache.getRemainingTTL(job.id);
+    cache.delete(job.id);
+    this.ownerOf.set(job.id, job.owner);
+    cache.set(job.id, job, ttl > 0 && Number.isFinite(ttl) ? { ttl } : {});
+    this.fitBudget(cache);
+  }
+
+  private fitBudget(cache: LRUCache<string, Job>): void {
     if (this.heldBytes > this.options.maxBytes) {
       this.sweep();
       // Room is made from this owner's own older results only.
@@ -109,7 +127,7 @@ export class JobStore {
       cache = new LRUCache<string, Job>({
         ttl: this.options.ttlMs,
         maxSize: this.ownerMaxBytes,
-        sizeCalculation: (job) => (job.sample ? SAMPLE_RECORD_BYTES : Math.max(1, Math.min(job.size(), this.ownerMaxBytes))),
+        sizeCalculation: (job) => (job.sample ? SAMPLE_RECORD_BYTES : Math.max(1, Math.min(job.size() + besideBytes(job.outcome), this.ownerMaxBytes))),
         dispose: (_job, id, reason) => {
           if (reason !== "set") this.ownerOf.delete(id);
         },

@@ -1,19 +1,49 @@
 import { Piscina } from "piscina";
+import { responseJson } from "../engine/response-json.ts";
 import type { InsightsFormat, InsightsOutput } from "./insights.ts";
+import { warmupStatement } from "./insights-warmup.ts";
 
 const WORKER = new URL("../../workers/insights.worker.ts", import.meta.url).href;
-/** A thread that made nothing for this long exits; the next request starts one again, ms. */
+/** A thread that made nothing for this long exits (unless the server keeps it warm); the next request starts one again, ms. */
 const IDLE_MS = 30_000;
 
-let pool: Piscina<{ json: string; format: InsightsFormat }, InsightsOutput> | undefined;
+type Task = { json: string; format: InsightsFormat };
+let pool: Piscina<Task, InsightsOutput> | undefined;
+
+const start = (keepWarm: boolean) =>
+  (pool ??= new Piscina({ filename: WORKER, minThreads: keepWarm ? 1 : 0, maxThreads: 1, idleTimeout: keepWarm ? Number.POSITIVE_INFINITY : IDLE_MS, atomics: "disabled" }));
 
 /**
  * The insights of a kept parse in a format (src/output/insights.ts), made on one thread of its own
- * (workers/insights.worker.ts), started on first use and gone when idle, as the workbook writer's
- * (src/output/xlsx-pool.ts): requests queue behind each other rather than take CPU from the parse workers.
+ * (workers/insights.worker.ts), as the workbook writer's (src/output/xlsx-pool.ts): requests queue
+ * behind each other rather than take CPU from the parse workers. Started on first use and gone
+ * when idle, unless the server started it warm (prewarmInsights).
  */
 export async function insightsOffThread(json: string, format: InsightsFormat): Promise<InsightsOutput> {
-  pool ??= new Piscina({ filename: WORKER, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_MS, atomics: "disabled" });
-  const out = await pool.run({ json, format });
+  const out = await start(false).run({ json, format });
   return out.kind === "xlsx" ? { kind: "xlsx", bytes: new Uint8Array(out.bytes.buffer as ArrayBuffer, out.bytes.byteOffset, out.bytes.byteLength) } : out;
+}
+
+/**
+ * Starts the insights thread and runs a made-up statement through it (src/output/insights-warmup.ts)
+ * so the first real request finds the thread up and the rules compiled: starting the thread took
+ * ~380 ms and the first analysis of a large statement ran 2-3 times slower than the next ones
+ * (docs/insights.md, Speed). The thread is kept for the server's life. Called by the server once
+ * it listens; it runs beside readiness, not before it. Resolves when warm (never rejects).
+ */
+export async function prewarmInsights(rounds = 3): Promise<void> {
+  const p = start(true);
+  const json = responseJson(warmupStatement());
+  try {
+    for (let i = 0; i < rounds; i++) await p.run({ json, format: i === rounds - 1 ? "csv" : "json" });
+  } catch {
+    // A warm-up that fails leaves the thread to start on first use, as before.
+  }
+}
+
+/** Ends the insights thread (server shutdown, tests); the next request starts one again. */
+export async function closeInsightsPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.destroy();
 }

@@ -103,15 +103,20 @@ describe("POST /v1/parse", () => {
 });
 
 describe("jobs", () => {
-  test("a job created with include=insights: its result (JSON and CSV) carries insights; the snapshot stays the plain parse", async () => {
+  test("a job created with include=insights: its result (JSON and CSV), its snapshot and its stream's result event carry the same insights", async () => {
     const id = await job("?include=insights");
     const res = await get(`/v1/parse/jobs/${id}/result`);
     expect(res.status).toBe(200);
-    expectEnriched((await res.json()) as EnrichedResponse);
+    const text = await res.text();
+    expectEnriched(JSON.parse(text) as EnrichedResponse);
     const csv = csvRows(await (await get(`/v1/parse/jobs/${id}/result?format=csv`)).text());
     expect(csv[0]?.slice(-2)).toEqual(["category", "counterparty"]);
-    const snapshot = (await (await get(`/v1/parse/jobs/${id}`)).json()) as { result: Record<string, unknown> };
-    expect("insights" in snapshot.result).toBe(false);
+    const snapshot = (await (await get(`/v1/parse/jobs/${id}`)).json()) as { result: EnrichedResponse };
+    expect(snapshot.result).toEqual(JSON.parse(text));
+    const stream = await (await server.fetch(`/v1/parse/jobs/${id}/stream`)).text();
+    const event = stream.split("\n\n").find((e) => e.includes("event: result")) ?? "";
+    const data = event.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+    expect(data).toBe(text);
   });
 
   test("a plain job: plain result by default, insights when the result endpoint asks (no second parse), XLSX too", async () => {
@@ -120,7 +125,11 @@ describe("jobs", () => {
     expect("insights" in plain).toBe(false);
     const asked = await get(`/v1/parse/jobs/${id}/result?include=insights`);
     expect(asked.status).toBe(200);
-    expectEnriched((await asked.json()) as EnrichedResponse);
+    const first = await asked.text();
+    expectEnriched(JSON.parse(first) as EnrichedResponse);
+    // Made once, then kept beside the result: the second read is the same answer.
+    expect(await (await get(`/v1/parse/jobs/${id}/result?include=insights`)).text()).toBe(first);
+    expect("insights" in ((await (await get(`/v1/parse/jobs/${id}/result`)).json()) as Record<string, unknown>)).toBe(false);
     const xlsx = await get(`/v1/parse/jobs/${id}/result?include=insights&format=xlsx`);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(await xlsx.arrayBuffer());
