@@ -77,6 +77,14 @@ const NOT_CASES: [string, RowSpec, string][] = [
   ["SALARY ADVANCE is a loan, not salary", inn("SALARY ADVANCE DISBURSEMENT", "100000.00"), "loan"],
   ["a reversed charge is a reversal", inn("REVERSAL OF SMS ALERT CHARGES", "40.00"), "reversal"],
   ["a deposit of airtime money is not airtime (credit)", inn("Transfer from MTN NIGERIA COMMUNICATIONS PLC", "80000.00"), "transfer_in"],
+  ["a person's refund memo is a transfer, not a reversal", inn("NIP FRM UBA/ADEBAYO TUNDE/refund for tickets", "8000.00"), "transfer_in"],
+  ["a refund of a failed item is a reversal", inn("REFUND OF FAILED TRANSFER 2MPT771", "8000.00"), "reversal"],
+  ["overdraft interest is interest, not the overdraft", out("DEBIT INTEREST ON OVERDRAFT", "1200.00"), "interest"],
+  ["an overdraft fee is a charge, not the overdraft", out("OVERDRAFT MGT FEE", "500.00"), "bank_charge"],
+  ["an overdraft drawn is a loan", inn("KUDA OVERDRAFT DRAWDOWN", "20000.00"), "loan"],
+  ["the land use charge is a bill, not a bank charge", out("LAGOS LAND USE CHARGE 2025", "45000.00"), "bills"],
+  ["IPPIS pay is salary", inn("IPPIS/FMOH/MAY 2025", "180000.00"), "salary"],
+  ["First Bank mobile forms are transfers", out("MOB/UTO/BOLA ADE/rent/7781", "20000.00"), "transfer_out"],
 ];
 
 describe("categories", () => {

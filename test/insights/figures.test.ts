@@ -10,6 +10,8 @@ import { join } from "node:path";
 import { type EnrichedResponse, withInsights } from "../../src/engine/insights/index.ts";
 import { formatKobo, type Kobo, parseAmount } from "../../src/engine/money.ts";
 import type { ParseResponse, Transaction } from "../../src/engine/types.ts";
+import { DEV } from "./labelled/dev.ts";
+import { HELD_OUT } from "./labelled/held-out.ts";
 import { type RowSpec, statement } from "./statement.ts";
 
 const kobo = (s: string): Kobo => (s.trim() === "" ? 0n : (parseAmount(s)?.kobo ?? 0n));
@@ -112,6 +114,26 @@ describe("every insight figure adds up from its rows", () => {
     expect(i.balances[0]?.negative_or_zero_days.length).toBeGreaterThan(0);
     expect(i.monthly.map((m) => m.month)).toEqual(["2025-01", "2025-02", "2025-03"]);
     expect(i.largest_counterparties.slice(0, 2).map((c) => c.name)).toEqual(["ZENITH SOFTWARE LIMITED", "ADA OBI"]);
+  });
+
+  test("a statement of every hand-labelled narration, a few a day over a year, amounts of every size", () => {
+    const labelled = [...DEV, ...HELD_OUT];
+    const rows: RowSpec[] = [];
+    for (let round = 0; round < 3; round++) {
+      labelled.forEach(([dir, narration], i) => {
+        const k = round * labelled.length + i;
+        const day = new Date(Date.UTC(2024, 0, 1) + Math.floor(k / 3) * 86_400_000).toISOString().slice(0, 10);
+        // Amounts from kobo to millions, some repeating (recurring debits, salary), none a float's sum.
+        const amount = formatKobo(BigInt(((i * 7919 + round * 13) % 5000) * (i % 5 === 0 ? 100_000 : 37) + 1));
+        rows.push([`${day} ${String(9 + (k % 9)).padStart(2, "0")}:00:00`, narration, dir === "D" ? amount : "", dir === "C" ? amount : ""]);
+      });
+    }
+    const r = withInsights(statement(rows, { opening: "2500000.00", holder: "ADAEZE NNEKA OKAFOR" }));
+    expect(reAdd(r)).toBeGreaterThan(100);
+    const i = r.insights;
+    expect(i.loans.lenders.length).toBeGreaterThan(5);
+    expect(i.betting.operators.length).toBeGreaterThan(5);
+    expect(i.charges.levies.rows.length).toBeGreaterThan(20);
   });
 
   const fixtures = join(import.meta.dir, "../../fixtures");

@@ -73,6 +73,13 @@ export const COUNTERPARTIES: unknown = {
       source: "GTBank, Access, UBA, First Bank, Zenith: TRF TO <receiver> / TRF IFO <receiver>",
     },
     {
+      id: "coded_slash",
+      direction: "any",
+      pattern: String.raw`^(?:NIP|FIP|MOB)(?:[\s/]*(?:CR|DR|FRM|FROM|UTO|UTI)(?:\s*[:/]\s*|\s+)|\s*[:/]\s*)(?:(?<bank>[A-Z]{2,10})/)?(?<name>[A-Za-z][A-Za-z .'&-]+?)\s*/`,
+      confidence: 0.75,
+      source: "NIP/<bank code>/<party>/<memo>, NIP CR/<bank>/<sender>/..., NIP FRM <bank>/<sender>/..., FIP:<bank>/<party>/... (Zenith, First Bank, Fidelity); First Bank mobile MOB/UTO/<receiver>/<memo> and MOB/UTI/<sender>/...",
+    },
+    {
       id: "nip_slash",
       direction: "any",
       pattern: String.raw`^NIP/(?:[A-Z]{2,6}/)?(?<name>[A-Za-z][A-Za-z .'&-]+?)\s*/`,
