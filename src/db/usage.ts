@@ -23,6 +23,11 @@ export async function insertReservation(db: Queryable, r: Reservation): Promise<
   );
 }
 
+/** Which of an owner's parses hold a place under a cap ($1 owner, $2 period, $3 tier, $4 end-user IP or null, $5 freshSince). */
+const HELD_PLACES = `from parse_usage
+      where owner = $1 and period = $2 and key_tier = $3 and ($4::text is null or client_ip = $4)
+        and (state = 'succeeded' or (state = 'reserved' and reserved_at > $5))`;
+
 /**
  * Parses that hold a place under a cap: successes, plus reservations younger than `freshSince`
  * (parses still running). Counts the owner's parses of one key tier, or of one end-user IP.
@@ -32,13 +37,24 @@ export async function countHeldPlaces(
   scope: { owner: string; keyTier: KeyTier; period: string; clientIp: string | null },
   freshSince: Date,
 ): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    `select count(*)::int as n from parse_usage
-      where owner = $1 and period = $2 and key_tier = $3 and ($4::text is null or client_ip = $4)
-        and (state = 'succeeded' or (state = 'reserved' and reserved_at > $5))`,
-    [scope.owner, scope.period, scope.keyTier, scope.clientIp, freshSince.toISOString()],
-  );
+  const rows = await db.query<{ n: number }>(`select count(*)::int as n ${HELD_PLACES}`, [scope.owner, scope.period, scope.keyTier, scope.clientIp, freshSince.toISOString()]);
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * Inserts the reservation only while fewer than `cap` places are held in its scope (see
+ * countHeldPlaces), in one statement; false when the scope has used them all. Atomic only where
+ * statements run one at a time: PGlite (one process, one connection). On a server, concurrent
+ * statements could each see the count under the cap, so it needs the owner's lock and a
+ * transaction (src/metering/metering.ts).
+ */
+export async function insertReservationUnderCap(db: Queryable, r: Reservation, cap: number, freshSince: Date): Promise<boolean> {
+  const rows = await db.query<{ id: string }>(
+    `insert into parse_usage (id, owner, key_id, key_tier, client_ip, period, day, reserved_at, instance_id)
+     select $6, $1, $7, $3, $4, $2, $8, $9, $10 where (select count(*) ${HELD_PLACES}) < $11 returning id`,
+    [r.owner, r.period, r.keyTier, r.clientIp, freshSince.toISOString(), r.id, r.keyId, r.day, r.reservedAt.toISOString(), r.instanceId, cap],
+  );
+  return rows.length === 1;
 }
 
 /**

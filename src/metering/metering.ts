@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Caller, KeyTier } from "../db/keys.ts";
 import { getSubscription, isActive } from "../db/subscriptions.ts";
-import { countHeldPlaces, finishReservation, insertReservation } from "../db/usage.ts";
+import { countHeldPlaces, finishReservation, insertReservation, insertReservationUnderCap, type Reservation } from "../db/usage.ts";
 import type { Logger } from "../log.ts";
 import { type Outcome, PendingWrites } from "./pending.ts";
 import { lagosDate, periodOf } from "../billing/periods.ts";
@@ -47,30 +47,38 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
     log,
     baseDelayMs: retryBaseMs,
   });
-  const reserve = async (tx: Pick<Db, "query">, caller: Caller, clientIp: string | null, at: Date, chosenId?: string): Promise<string> => {
-    const id = chosenId ?? `use_${randomToken(16)}`;
-    await insertReservation(tx, {
-      id,
-      owner: caller.owner,
-      keyId: caller.keyId,
-      keyTier: caller.tier,
-      clientIp,
-      period: periodOf(at).key,
-      day: lagosDate(at),
-      reservedAt: at,
-      instanceId: instanceId ?? null,
-    });
-    return id;
+  const reservation = (caller: Caller, clientIp: string | null, at: Date, chosenId?: string): Reservation => ({
+    id: chosenId ?? `use_${randomToken(16)}`,
+    owner: caller.owner,
+    keyId: caller.keyId,
+    keyTier: caller.tier,
+    clientIp,
+    period: periodOf(at).key,
+    day: lagosDate(at),
+    reservedAt: at,
+    instanceId: instanceId ?? null,
+  });
+  const reserve = async (caller: Caller, at: Date, chosenId?: string): Promise<string> => {
+    const r = reservation(caller, null, at, chosenId);
+    await insertReservation(db, r);
+    return r.id;
   };
 
   /** Reserves a place under `cap`, or returns undefined when the scope has used them all. */
-  const reserveUnderCap = (caller: Caller, clientIp: string | null, cap: number, at: Date, chosenId?: string) =>
-    db.transaction(async (tx) => {
+  const reserveUnderCap = async (caller: Caller, clientIp: string | null, cap: number, at: Date, chosenId?: string): Promise<string | undefined> => {
+    const r = reservation(caller, clientIp, at, chosenId);
+    const freshSince = new Date(at.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
+    // PGlite runs one statement at a time: the count and the insert in one statement cannot be
+    // overtaken, and cost half of the locked transaction's five round trips.
+    if (db.kind === "pglite") return (await insertReservationUnderCap(db, r, cap, freshSince)) ? r.id : undefined;
+    return db.transaction(async (tx) => {
       await tx.query(`select pg_advisory_xact_lock($1, hashtext($2))`, [CAP_LOCK_NAMESPACE, caller.owner]);
-      const freshSince = new Date(at.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
-      const held = await countHeldPlaces(tx, { owner: caller.owner, keyTier: caller.tier, period: periodOf(at).key, clientIp }, freshSince);
-      return held < cap ? reserve(tx, caller, clientIp, at, chosenId) : undefined;
+      const held = await countHeldPlaces(tx, { owner: caller.owner, keyTier: caller.tier, period: r.period, clientIp }, freshSince);
+      if (held >= cap) return undefined;
+      await insertReservation(tx, r);
+      return r.id;
     });
+  };
 
   const admission = (id: string): Admission => {
     // One admission finalizes once; the SQL guard (state = 'reserved') also holds across processes.
@@ -121,7 +129,7 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
       const at = now();
       // Checked before anything is counted, so a refused request never holds a place.
       const clientIp = await refuse(caller, request.headers, at);
-      if (caller.tier === "live") return admission(await reserve(db, caller, null, at, reservationId));
+      if (caller.tier === "live") return admission(await reserve(caller, at, reservationId));
       const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at, reservationId);
       return id === undefined ? SAMPLE : admission(id);
     },
