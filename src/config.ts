@@ -88,8 +88,8 @@ export const configSchema = z.object({
   OCR_DPI: int(100).max(600).default(300),
   /** A scan read at a lower mean word confidence (0-100) is refused with scanned_document. */
   OCR_MIN_CONFIDENCE: int(0).max(100).default(60),
-  /** A scan whose rows chain with their balances less often than this (percent, after repairs) is refused with scanned_document. */
-  OCR_MIN_CHAIN_PERCENT: int(0).max(100).default(90),
+  /** A scan whose rows read by OCR chain with their balances less often than this (percent, after repairs) is refused with scanned_document; 100: any break refuses (a break is a misread figure or a lost row). */
+  OCR_MIN_CHAIN_PERCENT: int(0).max(100).default(100),
   /** An OCR thread's engine is terminated after this long without a page, ms (it is made again on the next). */
   OCR_IDLE_MS: int(0).default(60_000),
   /** Free successful parses per owner per month for test keys. */

@@ -20,6 +20,7 @@ import { redactDocument } from "../src/engine/redact/index.ts";
 import { responseJson } from "../src/engine/response-json.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
+import { assembleOrScanPages, lineTexts } from "../src/engine/ocr/decide.ts";
 import { createClaims, type PageBlock, PageClaims } from "../src/jobs/claims.ts";
 import { decodeLines, LinesEncoder } from "../src/jobs/lines-wire.ts";
 import { helperCount, orderBlocks } from "../src/jobs/planner.ts";
@@ -134,7 +135,10 @@ async function splitAndAssemble(
   // Nothing of the lines is held past assembly: the JSON is written with them already garbage.
   own.lines = [];
   parts.length = 0;
-  const response = assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank });
+  // Scanned pages among text pages go to OCR, as for a document parsed whole (src/engine/ocr/decide.ts).
+  const texts = lineTexts(blocks.flatMap((b) => b.lines));
+  const assemble = () => assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank });
+  const response = await assembleOrScanPages(assemble, texts, pdf.pageCount, bytes, doc.password);
   const parsed = serialise(response, csv);
   post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
   return { parsed };

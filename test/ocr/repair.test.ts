@@ -30,7 +30,11 @@ describe("confusionOf: a single misreading of the true value, or null", () => {
 });
 
 describe("rewriteAmount: separators with one meaning", () => {
-  test("points as thousands separators", () => expect(rewriteAmount("5.000.00")).toEqual({ used: "5,000.00", reason: "separator_misread" }));
+  test("points as thousands separators, all or some of them", () => {
+    expect(rewriteAmount("5.000.00")).toEqual({ used: "5,000.00", reason: "separator_misread" });
+    expect(rewriteAmount("19.040,824.36")).toEqual({ used: "19,040,824.36", reason: "separator_misread" });
+    expect(rewriteAmount("1,040.824.36")).toEqual({ used: "1,040,824.36", reason: "separator_misread" });
+  });
   test("comma as decimal point", () => expect(rewriteAmount("1,234,56")).toEqual({ used: "1,234.56", reason: "separator_misread" }));
   test("a decimal point read as a colon, where the word cannot be a clock time", () => {
     expect(rewriteAmount("1,234:56")).toEqual({ used: "1,234.56", reason: "decimal_point_read_as_colon" });
@@ -39,7 +43,7 @@ describe("rewriteAmount: separators with one meaning", () => {
     expect(rewriteAmount("₦24:10")).toEqual({ used: "₦24.10", reason: "decimal_point_read_as_colon" });
   });
   test("a date, a clock time or a plain amount is left alone", () => {
-    for (const t of ["12.05.2024", "12:30", "9:45", "23:59", "1,234.56", "5.00", "12:30:45"]) expect(rewriteAmount(t)).toBeNull();
+    for (const t of ["12.05.2024", "12:30", "9:45", "23:59", "1,234.56", "5.00", "12:30:45", "1.2345.00", "19.04,824.36"]) expect(rewriteAmount(t)).toBeNull();
   });
 });
 

@@ -25,7 +25,7 @@ const FULL_PAGE_COVER = 0.8;
  */
 const TEXTLESS_IMAGE_COVER = 0.2;
 const OUTLINE_PATHS = 20;
-/** Documents with more pages are not inspected page by page (a scan that long is refused by OCR_MAX_PAGES anyway). */
+/** More candidate pages are not inspected one by one (a scan that long is refused by OCR_MAX_PAGES anyway). */
 const MAX_PAGES_INSPECTED = 100;
 
 type PdfDoc = Extract<ExtractedDocument, { kind: "pdf" }>;
@@ -43,39 +43,127 @@ export function readsAsStatement(r: ParseResponse): boolean {
   return r.transactions.length >= 2 && r.checks.row_chain && r.checks.verdict !== "unverified";
 }
 
-/** Digits of a figure, the key by which a row's balance is found among a page's text items. */
+/** Digits of a figure, the key by which a row's balance is found among a page's text. */
 const digitsOf = (s: string) => s.replace(/\D/g, "");
 /** Shorter digit runs (a page number, a day) say nothing about whether a page holds rows. */
 const MIN_FIGURE_DIGITS = 3;
 
-/** Pages none of whose text items carries a balance of the reading's rows (all pages when there is no reading). */
-function pagesWithoutRows(pages: readonly PageText[], reading: ParseResponse | null): PageText[] {
-  if (reading === null || !readsAsStatement(reading)) return [...pages];
-  const balances = new Set<string>();
-  for (const s of reading.accounts) for (const t of s.transactions) balances.add(digitsOf(t.balance));
-  return pages.filter((p) => {
-    for (const item of p.items) {
-      const d = digitsOf(item.str);
-      if (d.length >= MIN_FIGURE_DIGITS && balances.has(d)) return false;
-    }
-    return true;
-  });
+/** What the decision needs of a document's text, page by page (1-based). */
+export interface PageTexts {
+  hasText(page: number): boolean;
+  /**
+   * Some figure (the digits of a whitespace-separated word) among the page's first texts that carry
+   * figures is in `digits`. A page with rows shows a row's balance within its first few such texts;
+   * a sample that misses them only makes the page a candidate to inspect, never a scan: its text
+   * is visible.
+   */
+  carriesAny(page: number, digits: ReadonlySet<string>): boolean;
+}
+
+/** The figures of a text, each word's digits when it has enough of them. */
+function figuresIn(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(/\s+/)) {
+    const d = digitsOf(word);
+    if (d.length >= MIN_FIGURE_DIGITS) out.push(d);
+  }
+  return out;
+}
+
+/** Texts with figures read per page: text items are cells (about five a row), layout lines are rows. */
+const ITEMS_PER_PAGE = 60;
+export const LINES_PER_PAGE = 12;
+
+/** PageTexts over extracted pages, read lazily (a page stops at its first figure that is a balance). */
+function itemTexts(pages: readonly PageText[]): PageTexts {
+  const byNumber = new Map(pages.map((p) => [p.number, p]));
+  return {
+    hasText: (n) => (byNumber.get(n)?.items.length ?? 0) > 0,
+    carriesAny: (n, digits) => {
+      let read = 0;
+      for (const item of byNumber.get(n)?.items ?? []) {
+        const figures = figuresIn(item.str);
+        if (figures.length === 0) continue;
+        if (figures.some((d) => digits.has(d))) return true;
+        if (++read >= ITEMS_PER_PAGE) return false;
+      }
+      return false;
+    },
+  };
 }
 
 /**
- * The 1-based pages to read by OCR, in order: of the candidate pages (see pagesWithoutRows), those
- * isScannedPage picks. A document with no text at all has every page read.
+ * PageTexts of layout lines tagged with their page, taken before they are let go (the split path
+ * assembles and then drops its lines): each page's figures of its first `perPage` lines with any.
  */
-export async function scannedPages(doc: PdfDoc, bytes: Uint8Array, password: string | undefined, reading: ParseResponse | null): Promise<number[]> {
-  if (doc.pages.every((p) => p.items.length === 0)) return doc.pages.map((p) => p.number);
-  const candidates = pagesWithoutRows(doc.pages, reading);
-  if (candidates.length === 0 || doc.pageCount > MAX_PAGES_INSPECTED) return [];
+export function lineTexts(lines: Iterable<{ page: number; text: string }>, perPage = LINES_PER_PAGE): PageTexts {
+  const figures = new Map<number, Set<string>>();
+  const read = new Map<number, number>();
+  for (const { page, text } of lines) {
+    let set = figures.get(page);
+    if (!set) figures.set(page, (set = new Set()));
+    const n = read.get(page) ?? 0;
+    if (n >= perPage) continue;
+    const found = figuresIn(text);
+    if (found.length === 0) continue;
+    for (const d of found) set.add(d);
+    read.set(page, n + 1);
+  }
+  return {
+    hasText: (n) => figures.has(n),
+    carriesAny: (n, digits) => {
+      for (const d of figures.get(n) ?? []) if (digits.has(d)) return true;
+      return false;
+    },
+  };
+}
+
+/** Pages none of whose text carries a balance of the reading's rows (every page when the text does not read as a statement). */
+function pagesWithoutRows(texts: PageTexts, pageCount: number, reading: ParseResponse | null): number[] {
+  const all = Array.from({ length: pageCount }, (_, i) => i + 1);
+  if (reading === null || !readsAsStatement(reading)) return all;
+  const balances = new Set<string>();
+  for (const s of reading.accounts) for (const t of s.transactions) balances.add(digitsOf(t.balance));
+  return all.filter((n) => !texts.carriesAny(n, balances));
+}
+
+/** The 1-based pages to read by OCR, in order: of the candidate pages (pagesWithoutRows), those isScannedPage picks. */
+export async function scannedPagesOf(texts: PageTexts, pageCount: number, bytes: Uint8Array, password: string | undefined, reading: ParseResponse | null): Promise<number[]> {
+  const candidates = pagesWithoutRows(texts, pageCount, reading);
+  if (candidates.length === 0 || candidates.length > MAX_PAGES_INSPECTED) return [];
   const pdf = await openPdfium(bytes, password);
   try {
-    return candidates.filter((p) => isScannedPage(pageObjects(pdf, p.number), p.items.length)).map((p) => p.number);
+    // A page with any text counts as text items for the rule (their number does not matter to it).
+    return candidates.filter((n) => isScannedPage(pageObjects(pdf, n), texts.hasText(n) ? 1 : 0));
   } finally {
     pdf.close();
   }
+}
+
+/** scannedPagesOf for an extracted document; one with no text at all has every page read. */
+export async function scannedPages(doc: PdfDoc, bytes: Uint8Array, password: string | undefined, reading: ParseResponse | null): Promise<number[]> {
+  if (doc.pages.every((p) => p.items.length === 0)) return doc.pages.map((p) => p.number);
+  return scannedPagesOf(itemTexts(doc.pages), doc.pageCount, bytes, password, reading);
+}
+
+/**
+ * assembleOrScan for a document whose pages were read on several parse workers (only their layout
+ * lines are left, as `texts`: lineTexts): `assemble` is its assembly, refused as a scan when the document
+ * has scanned pages.
+ */
+export async function assembleOrScanPages(assemble: () => ParseResponse, texts: PageTexts, pageCount: number, bytes: Uint8Array, password: string | undefined): Promise<ParseResponse> {
+  let reading: ParseResponse | null = null;
+  let refusal: unknown;
+  try {
+    reading = assemble();
+  } catch (e) {
+    if (!(e instanceof AppError && (e.errorClass === "layout_unrecognized" || e.errorClass === "empty_statement"))) throw e;
+    refusal = e;
+  }
+  const scans = await scannedPagesOf(texts, pageCount, bytes, password, reading);
+  if (scans.length > 0) throw scannedPagesFound(scans, pageCount);
+  if (reading === null) throw refusal;
+  return reading;
 }
 
 /** The text path's reading, or null when it found no statement table. */

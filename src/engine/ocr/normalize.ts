@@ -17,7 +17,8 @@ export interface Rewrite {
   reason: RewriteReason;
 }
 
-const POINTS_AS_SEPARATORS = /^([+-]?[₦#N]?)(\d{1,3}(?:\.\d{3})+)\.(\d{2})([-+]?|DR|CR)$/i;
+/** Thousands separators read as points, some or all ("5.000.00", "19.040,824.36"): every separator but the last is followed by three digits. */
+const POINTS_AS_SEPARATORS = /^([+-]?[₦#N]?)(\d{1,3}(?:[.,]\d{3})*\.\d{3}(?:[.,]\d{3})*)\.(\d{2})([-+]?|DR|CR)$/i;
 const COMMA_AS_POINT = /^([+-]?[₦#N]?)(\d{1,3}(?:,\d{3})*),(\d{2})([-+]?|DR|CR)$/i;
 
 /** A decimal point read as a colon ("1,234:56", "3:75"). */

@@ -31,7 +31,8 @@ export interface OcrReadOptions {
 }
 
 export const DEFAULT_MIN_CONFIDENCE = 60;
-export const DEFAULT_MIN_CHAIN_SHARE = 0.9;
+/** Any break refuses: a break is a misread figure or a lost row, and every number must be exact or the statement refused. */
+export const DEFAULT_MIN_CHAIN_SHARE = 1;
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
