@@ -1,5 +1,6 @@
 import { sha256Hex } from "../crypto.ts";
 import { newId } from "../ids.ts";
+import { KeyCache } from "../keys/cache.ts";
 import { generateRawKey } from "../keys/format.ts";
 import type { KeyTier } from "../keys/tiers.ts";
 import type { Db, Queryable } from "./client.ts";
@@ -23,6 +24,29 @@ export async function findActiveKeyByHash(db: Queryable, keyHash: string): Promi
   const r = rows[0];
   return r && { keyId: r.id, owner: r.owner, tier: r.tier, prefix: r.prefix };
 }
+
+/** Keys found active, per embedded database (PGlite: this process alone writes it, see KeyCache). */
+const remembered = new WeakMap<Db, KeyCache<Caller>>();
+
+/**
+ * findActiveKeyByHash for every request's authentication. On PGlite a key found active is taken as
+ * active for a few seconds without a query (each revocation below forgets them all, so a revoked
+ * key still fails on its next request); on PostgreSQL, which other instances write, every call
+ * asks the database.
+ */
+export async function findActiveKey(db: Db, keyHash: string): Promise<Caller | undefined> {
+  if (db.kind !== "pglite") return findActiveKeyByHash(db, keyHash);
+  let cache = remembered.get(db);
+  if (!cache) remembered.set(db, (cache = new KeyCache<Caller>()));
+  const hit = cache.get(keyHash);
+  if (hit) return hit;
+  const found = await findActiveKeyByHash(db, keyHash);
+  if (found) cache.set(keyHash, found);
+  return found;
+}
+
+/** Forgets every key remembered active (after any revocation). */
+const forgetActiveKeys = (db: Queryable) => remembered.get(db as Db)?.forgetAll();
 
 /** What POST /v1/keys and POST /v1/keys/test return: the raw key, this once. */
 export interface IssuedKey {
@@ -71,12 +95,17 @@ export function issueKey(db: Queryable, input: { name: string; owner: string; ti
  * per-owner advisory lock serialises concurrent calls for the same owner (the partial unique
  * index would otherwise turn the loser of a race into a unique violation); other owners proceed.
  */
-export function issueTestKey(db: Db, owner: string): Promise<IssuedKey> {
-  return db.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(hashtext('api_keys.test:' || $1))`, [owner]);
-    await tx.query(`update api_keys set revoked_at = now() where owner = $1 and tier = 'test' and revoked_at is null`, [owner]);
-    return insertKey(tx, { name: TEST_KEY_NAME, owner, tier: "test" });
-  });
+export async function issueTestKey(db: Db, owner: string): Promise<IssuedKey> {
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.query(`select pg_advisory_xact_lock(hashtext('api_keys.test:' || $1))`, [owner]);
+      await tx.query(`update api_keys set revoked_at = now() where owner = $1 and tier = 'test' and revoked_at is null`, [owner]);
+      return insertKey(tx, { name: TEST_KEY_NAME, owner, tier: "test" });
+    });
+  } finally {
+    // Once the old test key is revoked (committed), or whatever happened: it is asked for again.
+    forgetActiveKeys(db);
+  }
 }
 
 /** Every key (active and revoked, for the audit trail), newest first, optionally of one owner. */
@@ -93,6 +122,10 @@ export async function listKeys(db: Queryable, owner?: string): Promise<KeyRecord
 
 /** Soft-deletes an active key. False when it is unknown or already revoked (nothing changes). */
 export async function revokeKey(db: Queryable, id: string): Promise<boolean> {
-  const rows = await db.query<{ id: string }>(`update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id`, [id]);
-  return rows.length === 1;
+  try {
+    const rows = await db.query<{ id: string }>(`update api_keys set revoked_at = now() where id = $1 and revoked_at is null returning id`, [id]);
+    return rows.length === 1;
+  } finally {
+    forgetActiveKeys(db);
+  }
 }

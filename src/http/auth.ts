@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { safeEqual, sha256Hex } from "../crypto.ts";
-import { findActiveKeyByHash } from "../db/keys.ts";
+import { findActiveKey, findActiveKeyByHash } from "../db/keys.ts";
 import { authError, forbidden } from "../errors.ts";
 import { parseRawKey } from "../keys/format.ts";
 import type { AppDeps } from "./deps.ts";
@@ -14,8 +14,9 @@ function bearer(headers: Headers): string | undefined {
 }
 
 /**
- * API-key authentication for /v1 routes: derives `caller` or answers 401 auth_error. The key is
- * looked up on every request (no cache), so a revoked key fails on its very next request.
+ * API-key authentication for /v1 routes: derives `caller` or answers 401 auth_error. A revoked key
+ * fails on its very next request: PostgreSQL is asked every time; PGlite's few seconds of memory
+ * of active keys are forgotten at every revocation (findActiveKey).
  * `derive` (transform stage) rather than `resolve`, so an unauthenticated caller gets 401 before
  * any schema validation can answer 422 about a request it may not make.
  */
@@ -25,7 +26,7 @@ export const apiKeyAuth = (deps: Pick<AppDeps, "db">) =>
     if (!token) throw authError("Missing Authorization: Bearer <API key> header");
     // Shape and checksum first: a mistyped or truncated key is told so without a database lookup.
     if (!parseRawKey(token)) throw authError("Malformed API key");
-    const caller = await findActiveKeyByHash(deps.db, sha256Hex(token));
+    const caller = await findActiveKey(deps.db, sha256Hex(token));
     if (!caller) throw authError("Unknown or revoked API key");
     return { caller };
   });

@@ -89,6 +89,8 @@ describe("POST /v1/keys/test", () => {
   test("a second call revokes the first test key and leaves one active", async () => {
     const owner = unique();
     const first = (await (await server.admin("/v1/keys/test", json({ owner }))).json()) as Issued;
+    // Used once first: a key the server has just found active is still refused once revoked.
+    expect((await server.fetch("/v1/banks", { headers: { authorization: `Bearer ${first.key}` } })).status).toBe(200);
     const second = (await (await server.admin("/v1/keys/test", json({ owner }))).json()) as Issued;
     const keys = await list(owner);
     expect(keys).toHaveLength(2);
