@@ -18,7 +18,7 @@ import type { DocumentInput } from "../src/jobs/tasks.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
-const limits: OcrLimits = { maxPages: 20, dpi: 300, pageTimeoutMs: 120_000, loadTimeoutMs: 60_000, minConfidence: 60, minChainPercent: 90 };
+const limits: OcrLimits = { maxPages: 20, dpi: 300, pageTimeoutMs: 120_000, loadTimeoutMs: 60_000, minConfidence: 60, minChainPercent: 100 };
 const shared = (b: Uint8Array) => {
   const sab = new SharedArrayBuffer(b.byteLength);
   new Uint8Array(sab).set(b);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { confusionOf } from "../../src/engine/ocr/confusions.ts";
-import { rewriteAmount } from "../../src/engine/ocr/normalize.ts";
+import { normalizePages, rewriteAmount } from "../../src/engine/ocr/normalize.ts";
 import { chainRepairs } from "../../src/engine/ocr/repair.ts";
 import { settleRowDates } from "../../src/engine/ocr/row-dates.ts";
 import type { OcrLine } from "../../src/engine/ocr/row-lines.ts";
@@ -44,6 +44,28 @@ describe("rewriteAmount: separators with one meaning", () => {
   });
   test("a date, a clock time or a plain amount is left alone", () => {
     for (const t of ["12.05.2024", "12:30", "9:45", "23:59", "1,234.56", "5.00", "12:30:45", "1.2345.00", "19.04,824.36"]) expect(rewriteAmount(t)).toBeNull();
+  });
+});
+
+describe("normalizePages: kobo split off by a decimal point read as a space", () => {
+  const word = (text: string, left: number, line = "1.1.1") => ({ text, left, top: 100, width: text.length * 20, height: 30, conf: 90, line });
+  const page = (words: ReturnType<typeof word>[]) => ({ number: 3, words, dpi: 300, widthPt: 595, heightPt: 842, skewDegrees: 0 });
+  test("a grouped whole amount and two digits a point's width after it are one amount, reported", () => {
+    const { pages, rewrites } = normalizePages([page([word("Transfer", 0), word("20,021,284", 400), word("41", 615)])]);
+    expect(pages[0]!.words.map((w) => w.text)).toEqual(["Transfer", "20,021,284.41"]);
+    expect(rewrites).toEqual([{ page: 3, word: 1, printed: "20,021,284 41", used: "20,021,284.41", reason: "decimal_point_read_as_space" }]);
+  });
+  test("two digits a column away, on another line, or after an ungrouped number are left apart", () => {
+    for (const words of [
+      [word("20,021,284", 400), word("41", 700)],
+      [word("20,021,284", 400), word("41", 615, "1.1.2")],
+      [word("2024", 400), word("41", 485)],
+      [word("20,021,284.00", 400), word("41", 665)],
+    ]) {
+      const { pages, rewrites } = normalizePages([page(words)]);
+      expect(pages[0]!.words.length).toBe(2);
+      expect(rewrites).toEqual([]);
+    }
   });
 });
 

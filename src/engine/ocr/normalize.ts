@@ -7,6 +7,7 @@
  * do not hold with it is a break (read.ts), never a reconciled row.
  */
 import type { OcrPage } from "./page-text.ts";
+import type { OcrWord } from "./words.ts";
 
 export interface Rewrite {
   page: number;
@@ -31,7 +32,7 @@ const isClockTime = (text: string) => {
   return m !== null && Number(m[1]) <= 23 && Number(m[2]) <= 59;
 };
 
-export type RewriteReason = "separator_misread" | "decimal_point_read_as_colon";
+export type RewriteReason = "separator_misread" | "decimal_point_read_as_colon" | "decimal_point_read_as_space";
 
 /** The amount a word can only mean, and why it was misread; null when the word is left as read. */
 export function rewriteAmount(text: string): { used: string; reason: RewriteReason } | null {
@@ -44,12 +45,40 @@ export function rewriteAmount(text: string): { used: string; reason: RewriteReas
   return null;
 }
 
+/** A whole amount with thousands separators ("20,021,284"): statements print kobo, so its point may have been read as a space. */
+const GROUPED_WHOLE = /^([+-]?[₦#N]?)(\d{1,3}(?:,\d{3})+)$/;
+const KOBO = /^(\d{2})([-+]?|DR|CR)$/i;
+/** The gap a lost point leaves, as a share of the words' height: a column gap is several glyphs wide. */
+const POINT_GAP = 0.6;
+
+/**
+ * "20,021,284" followed on its line, a point's width away, by "41": the kobo split off by a decimal
+ * point read as a space. Joined into one word ("20,021,284.41"); its index in the joined words.
+ */
+function joinSplitKobo(p: OcrPage, rewrites: Rewrite[]): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (let i = 0; i < p.words.length; i++) {
+    const a = p.words[i]!;
+    const b = p.words[i + 1];
+    const whole = GROUPED_WHOLE.exec(a.text);
+    const kobo = b && b.line === a.line ? KOBO.exec(b.text) : null;
+    const gap = b ? b.left - (a.left + a.width) : Infinity;
+    if (whole && kobo && gap >= 0 && gap <= POINT_GAP * a.height) {
+      const used = `${a.text}.${kobo[1]}${kobo[2]}`;
+      rewrites.push({ page: p.number, word: out.length, printed: `${a.text} ${b!.text}`, used, reason: "decimal_point_read_as_space" });
+      out.push({ ...a, text: used, width: b!.left + b!.width - a.left, conf: Math.min(a.conf, b!.conf) });
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
 /** The pages with such words rewritten (new objects; the input is not changed), and the rewrites. */
 export function normalizePages(pages: readonly OcrPage[]): { pages: OcrPage[]; rewrites: Rewrite[] } {
   const rewrites: Rewrite[] = [];
   const out = pages.map((p) => ({
     ...p,
-    words: p.words.map((w, i) => {
+    words: joinSplitKobo(p, rewrites).map((w, i) => {
       const r = rewriteAmount(w.text);
       if (r === null) return w;
       rewrites.push({ page: p.number, word: i, printed: w.text, ...r });
