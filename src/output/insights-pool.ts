@@ -1,6 +1,6 @@
 import { Piscina } from "piscina";
 import { responseJson } from "../engine/response-json.ts";
-import type { InsightsFormat, InsightsOutput } from "./insights.ts";
+import { type InsightsFormat, type InsightsOutput, type InsightsPieces, joinPieces } from "./insights.ts";
 import { warmupStatement } from "./insights-warmup.ts";
 
 const WORKER = new URL("../../workers/insights.worker.ts", import.meta.url).href;
@@ -8,7 +8,7 @@ const WORKER = new URL("../../workers/insights.worker.ts", import.meta.url).href
 const IDLE_MS = 30_000;
 
 type Task = { json: string; format: InsightsFormat };
-let pool: Piscina<Task, InsightsOutput> | undefined;
+let pool: Piscina<Task, InsightsPieces> | undefined;
 
 const start = (keepWarm: boolean) =>
   (pool ??= new Piscina({ filename: WORKER, minThreads: keepWarm ? 1 : 0, maxThreads: 1, idleTimeout: keepWarm ? Number.POSITIVE_INFINITY : IDLE_MS, atomics: "disabled" }));
@@ -21,7 +21,9 @@ const start = (keepWarm: boolean) =>
  */
 export async function insightsOffThread(json: string, format: InsightsFormat): Promise<InsightsOutput> {
   const out = await start(false).run({ json, format });
-  return out.kind === "xlsx" ? { kind: "xlsx", bytes: new Uint8Array(out.bytes.buffer as ArrayBuffer, out.bytes.byteOffset, out.bytes.byteLength) } : out;
+  if (out.kind === "xlsx") return { kind: "xlsx", bytes: new Uint8Array(out.bytes.buffer as ArrayBuffer, out.bytes.byteOffset, out.bytes.byteLength) };
+  // The thread sent back only the new text; the rest is `json`'s own (src/output/insights.ts splice).
+  return out.kind === "csv" ? { kind: "csv", json: joinPieces(json, out.json), csv: out.csv } : { kind: "json", json: joinPieces(json, out.json) };
 }
 
 /**

@@ -1,0 +1,61 @@
+/**
+ * The insights thread answers with pieces of the kept JSON (src/output/insights.ts): the enriched
+ * JSON made that way is byte for byte what writing the whole enriched response gives, on every
+ * fixture's expected parse (one and several account sections), and a kept JSON in another layout
+ * (pretty-printed, keys reordered) still gives the same response.
+ */
+import { expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { withInsights } from "../../src/engine/insights/index.ts";
+import { responseJson } from "../../src/engine/response-json.ts";
+import type { ParseResponse } from "../../src/engine/types.ts";
+import { insightsOutput, insightsPieces, parseKept } from "../../src/output/insights.ts";
+import { statement } from "./statement.ts";
+
+const fixtures = join(import.meta.dir, "../../fixtures");
+const parses = readdirSync(fixtures)
+  .filter((d) => existsSync(join(fixtures, d, "expected.json")))
+  .map((d) => JSON.parse(readFileSync(join(fixtures, d, "expected.json"), "utf8")) as ParseResponse)
+  .filter((p) => Array.isArray(p.transactions));
+const whole = (kept: string) => responseJson(withInsights(JSON.parse(kept) as ParseResponse) as unknown as ParseResponse);
+
+test(`spliced = written whole, byte for byte, on every fixture's parse (${parses.length}, ${parses.filter((p) => (p.accounts?.length ?? 0) > 1).length} with several sections)`, async () => {
+  let spliced = 0;
+  for (const p of parses) {
+    const kept = responseJson(p);
+    const out = await insightsPieces(kept, "json");
+    if (out.kind !== "json") throw new Error("json asked");
+    // Most of the answer is ranges of the kept text, not new text.
+    if (out.json.some((x) => typeof x !== "string")) spliced++;
+    expect((await insightsOutput(kept, "json")).kind === "json" && ((await insightsOutput(kept, "json")) as { json: string }).json === whole(kept)).toBe(true);
+    expect(parseKept(kept)).toEqual(JSON.parse(kept));
+  }
+  expect(spliced).toBe(parses.length);
+});
+
+test("several account sections: each section's array replaced by its enriched rows", async () => {
+  const a = statement([["2025-01-02", "Transfer from ADA OBI | UBA | 1", "", "5000.00"], ["2025-01-03", "SMS ALERT CHARGES", "40.00", ""]]);
+  const b = statement([["2025-01-04", "POS PURCHASE SHOPRITE", "1200.00", ""], ["2025-01-05", "ELECTRONIC MONEY TRANSFER LEVY", "50.00", ""]], { bank: "opay" });
+  const kept = responseJson({ ...a, accounts: [a.accounts![0]!, b.accounts![0]!] });
+  const out = await insightsPieces(kept, "json");
+  // Three arrays (the top level and each section) and the insights are new text; the rest is ranges of the kept JSON.
+  expect(out.kind === "json" && out.json.filter((x) => typeof x === "string").length).toBe(4);
+  expect(((await insightsOutput(kept, "json")) as { json: string }).json).toBe(whole(kept));
+});
+
+test("a kept JSON in another layout: written whole, the same response", async () => {
+  const p = parses.find((x) => x.transactions.length > 5) as ParseResponse;
+  const pretty = JSON.stringify(p, null, 2);
+  const reordered = JSON.stringify({ accounts: p.accounts, ...p });
+  for (const kept of [pretty, reordered]) {
+    const out = await insightsOutput(kept, "json");
+    expect(JSON.parse((out as { json: string }).json)).toEqual(JSON.parse(whole(kept)));
+    expect(parseKept(kept)).toEqual(JSON.parse(kept));
+  }
+});
+
+test("a result that already has its insights is its own answer", async () => {
+  const kept = whole(responseJson(parses[0] as ParseResponse));
+  expect(await insightsPieces(kept, "json")).toEqual({ kind: "json", json: [[0, kept.length]] });
+});
