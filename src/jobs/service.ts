@@ -249,6 +249,9 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         onOcr: () => ticket.stepAside(),
       });
       const result = finish ? await finish(parsed) : parsed;
+      // The parse threads are done with it: the next document starts while its use is written
+      // (its key place and upload bytes stay held until the answer, below).
+      ticket.stepAside();
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();
       // Success is decided here, in the same tick as the check above: from now on a cancel finds the
@@ -260,6 +263,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     } catch (e) {
       const err = toAppError(e);
       log.info("parse failed", { kind: upload.kind, error_class: err.errorClass, ms: startedAt ? Math.round(performance.now() - startedAt) : 0 });
+      ticket.stepAside();
       await admission.failed(err.errorClass).catch((x: unknown) => log.error("metering: failed() failed", { error: String(x) }));
       throw err;
     } finally {

@@ -400,3 +400,24 @@ describe("encrypted PDFs are decrypted before they are measured", () => {
     expect((await guardPdf(sample("zenith.pdf"))).encryption).toBe("none");
   });
 });
+
+describe("guardPdf answers the same array once (issue 28)", () => {
+  test("the same array with the same limits and password gets the same report; other limits, another array or another password are guarded anew", async () => {
+    const bytes = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 5 >>");
+    const first = guardPdf(bytes, { maxPages: 10 });
+    expect(guardPdf(bytes, { maxPages: 10 })).toBe(first);
+    const report = await first;
+    expect(report.pagesCountClaim).toBe(5);
+    const e = await rejection(guardPdf(bytes, { maxPages: 4 }));
+    expect(e.errorClass).toBe("too_many_pages");
+    expect(await guardPdf(bytes.slice(), { maxPages: 10 })).not.toBe(report);
+    expect(await guardPdf(bytes, { maxPages: 10 }, { password: "x" })).not.toBe(report);
+  });
+
+  test("a refusal is answered again for the same array", async () => {
+    const bytes = pdfWith("<< /Type /Pages /Kids [3 0 R] /Count 10000000 >>");
+    const a = await rejection(guardPdf(bytes, { maxPages: 3000 }));
+    const b = await rejection(guardPdf(bytes, { maxPages: 3000 }));
+    expect([a.errorClass, b.errorClass]).toEqual(["too_many_pages", "too_many_pages"]);
+  });
+});
