@@ -11,13 +11,13 @@
  *     shared machine; medians and their ratio (ours / mutool throughput; goal at least 1).
  *   - **Large document**: a BENCH_BATCH_LARGE_PAGES-page (300) bench statement as a job (SSE
  *     until its result) on a fresh server, three runs, the first cold, each followed by mutool on
- *     the same file; median of the three against mutool's median.
+ *     the same file; median of the three against mutool's median (0: not measured).
  *
  * Also the server's CPU time per batch (from /proc: less noisy than the wall clock on a shared
  * machine). Every loop is bounded; it talks only to 127.0.0.1.
  */
 import { batchFiles, type BatchFile } from "./lib/corpus.ts";
-import { cpuMs, largeStatement, largeStatementPath, runJob, startBenchServer, type BenchServer } from "./lib/loopback.ts";
+import { largeStatement, largeStatementPath, runJob, startBenchServer, threadCpuMs, type BenchServer } from "./lib/loopback.ts";
 import { ensureMutool, mutoolBatch } from "./lib/mutool.ts";
 
 const CONCURRENCY = 4;
@@ -33,10 +33,14 @@ const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.flo
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 
+type ThreadCpu = ReturnType<typeof threadCpuMs>;
+
 interface BatchRun {
   ms: number;
   /** Server CPU time during the batch (user + system, every thread). */
   cpuMs: number;
+  /** The same by kind of thread. */
+  threads: ThreadCpu;
   /** Responses other than 200 with rows, by "status error_class". */
   failures: Map<string, number>;
 }
@@ -45,7 +49,7 @@ interface BatchRun {
 async function ourBatch(server: BenchServer, files: readonly BatchFile[]): Promise<BatchRun> {
   const failures = new Map<string, number>();
   let next = 0;
-  const cpu0 = cpuMs(server.pid);
+  const cpu0 = threadCpuMs(server.pid);
   const start = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -66,7 +70,10 @@ async function ourBatch(server: BenchServer, files: readonly BatchFile[]): Promi
       }
     }),
   );
-  return { ms: performance.now() - start, cpuMs: cpuMs(server.pid) - cpu0, failures };
+  const ms = performance.now() - start;
+  const cpu1 = threadCpuMs(server.pid);
+  const threads = Object.fromEntries(Object.entries(cpu1).map(([k, v]) => [k, v - cpu0[k as keyof ThreadCpu]])) as ThreadCpu;
+  return { ms, cpuMs: Object.values(threads).reduce((a, b) => a + b, 0), threads, failures };
 }
 
 export interface BatchReport {
@@ -108,11 +115,14 @@ export async function measureBatch(log: (k: string, v: string) => void = () => {
   const oursMs = median(ours.map((r) => r.ms));
   const theirMs = median(theirs.map((r) => r.ms));
   add(`batch, ours, warm (median of ${ROUNDS})`, `${f1(oursMs)} ms (runs ${ours.map((r) => Math.round(r.ms)).join(", ")}), ${f1(pages / (oursMs / 1000))} pages/s, ${f1(files.length / (oursMs / 1000))} documents/s, failed ${failed}`);
-  add(`batch, server CPU time (median of ${ROUNDS})`, `${f1(median(ours.map((r) => r.cpuMs)))} ms, ${f2(median(ours.map((r) => r.cpuMs)) / files.length)} ms a document`);
+  const cpu = median(ours.map((r) => r.cpuMs));
+  const byKind = (Object.keys(ours[0]!.threads) as (keyof ThreadCpu)[]).map((k) => `${k} ${Math.round(median(ours.map((r) => r.threads[k])))}`).join(", ");
+  add(`batch, server CPU time (median of ${ROUNDS})`, `${f1(cpu)} ms, ${f2(cpu / files.length)} ms a document (by thread, ms: ${byKind})`);
   add(`batch, mutool -P${MUTOOL_PARALLEL} (median of ${ROUNDS}, each after one of ours)`, `${f1(theirMs)} ms (runs ${theirs.map((r) => Math.round(r.ms)).join(", ")}), CPU ${f1(median(theirs.map((r) => r.cpuMs)))} ms`);
   const batchRatio = theirMs / oursMs;
   add("batch ratio, ours / mutool throughput (goal: at least 1)", `${f2(batchRatio)} (per round: ${ours.map((r, i) => f2(theirs[i]!.ms / r.ms)).join(", ")})`);
   ours = [];
+  if (LARGE_PAGES <= 0) return { rows, batchRatio, largeRatio: Number.NaN };
 
   const large = await largeStatement(LARGE_PAGES);
   const largePath = largeStatementPath(LARGE_PAGES);

@@ -3,12 +3,14 @@
  * with one per core), and measures end-to-end throughput, sync latency, peak RSS and scaling,
  * beside MuPDF and pdfminer extracting text from the same file. Extraction alone (PDFium against
  * pdf.js, one thread, bench/extract.ts) and the large file end to end with PDF_EXTRACTOR=pdfjs are
- * measured too. Writes bench/results.md.
+ * measured too, and last bench/batch.ts (a batch of corpus statements and a 300-page statement,
+ * each against mutool). Writes bench/results.md.
  * Every loop is bounded in count and time and talks only to 127.0.0.1.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { measureBatch } from "./batch.ts";
 import { statementPdf, statementXlsx } from "./generate.ts";
 
 const OUT = join(import.meta.dir, "out");
@@ -287,6 +289,12 @@ if (minerMs !== undefined) {
   add(`pdfminer pdf2txt, first ${MINER_PAGES} pages of the large PDF`, `${f1(minerMs / 1000)} s, ${f1(pps)} pages/s`);
   add(`ratio ours (${CORES} workers) / pdfminer`, `${(ppsAll / pps).toFixed(2)}`);
 } else add("pdfminer", "not installed or failed (apt-get install python3-pdfminer)");
+
+// Issue 28's measures (bench/batch.ts): a batch of corpus statements and a 300-page statement, each against mutool.
+if (Bun.which("mutool")) {
+  const batch = await measureBatch();
+  for (const [k, v] of batch.rows) add(k, v);
+} else add("batch against mutool", "not measured: mutool not installed (apt-get install mupdf-tools)");
 
 const md = [
   "# Bench results",

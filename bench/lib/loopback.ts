@@ -4,7 +4,7 @@
  * throwaway data directory and a test key, and curl's own timing of one GET.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statementPdf } from "../generate.ts";
@@ -76,12 +76,37 @@ export function curlGet(url: string, headers: string[] = []): { ms: number; byte
   return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
 }
 
-/** CPU time (user + system) a process has used so far, ms, from /proc (clock ticks of 10 ms). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/** utime + stime of a /proc stat line, ms (clock ticks of 10 ms). */
+function statCpuMs(stat: string): number {
   // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (user + system) a process has used so far, ms, from /proc. */
+export function cpuMs(pid: number): number {
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
+}
+
+/**
+ * CPU time so far of a process's threads, ms, by kind: `main` (the HTTP server, the database
+ * when it is PGlite), `workers` (the parse workers), `jit` (JavaScriptCore's compiler threads),
+ * `gc` (its collector's helpers) and `other`. Threads that ended are not counted.
+ */
+export function threadCpuMs(pid: number): Record<"main" | "workers" | "jit" | "gc" | "other", number> {
+  const out = { main: 0, workers: 0, jit: 0, gc: 0, other: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const kind = tid === String(pid) ? "main" : name.startsWith("Worker") ? "workers" : /JIT|WarmUp/i.test(name) ? "jit" : /Heap|Helper|GC|scavenger/i.test(name) ? "gc" : "other";
+    out[kind] += statCpuMs(stat);
+  }
+  return out;
 }
 
 /**
