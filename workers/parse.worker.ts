@@ -7,6 +7,9 @@ import type { MessagePort } from "node:worker_threads";
 import { threadId } from "node:worker_threads";
 import { workerData } from "piscina";
 import { assembleLines } from "../src/engine/assemble.ts";
+import { assembleParts } from "../src/engine/parallel/assemble-parts.ts";
+import { scanHead, speculateTail } from "../src/engine/parallel/tail-scan.ts";
+import type { ScanState } from "../src/engine/layout/rows.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
@@ -128,16 +131,20 @@ async function splitAndAssemble(
   } finally {
     closeAfterAnswer(pdf);
   }
+  // While the helper scans the last pages (see pages): the table scan of the first ones.
+  const head = ownsHead(own.blocks, pdf.pageCount) ? scanHead(own.lines) : null;
   const parts = await askForParts(port, own.blocks);
   post(port, { type: "progress", progress: { stage: "assemble", current: 0, total: 1 } });
   const hasText = own.hasText || parts.some((p) => p.hasText);
+  // The helper's scan of the last pages, when it read them all (a prefix and a suffix: ownsHead, endsDocument).
+  const tail = head && parts.length === 1 ? (parts[0]!.lines.tail ?? null) : null;
   const blocks = [...linesByBlock(own.blocks, own.lines, own.pageFacts), ...parts.flatMap((p) => linesByBlock(p.blocks, decodeLines(p.lines), p.pageFacts))];
   // Nothing of the lines is held past assembly: the JSON is written with them already garbage.
   own.lines = [];
   parts.length = 0;
   // Scanned pages among text pages go to OCR, as for a document parsed whole (src/engine/ocr/decide.ts).
   const texts = lineTexts(blocks.flatMap((b) => b.lines));
-  const assemble = () => assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank });
+  const assemble = () => assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank, head, tail });
   const response = await assembleOrScanPages(assemble, texts, pdf.pageCount, bytes, doc.password);
   const parsed = serialise(response, csv);
   post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
@@ -164,12 +171,33 @@ async function pages(task: Extract<WorkerTask, { op: "pages" }>): Promise<TaskOu
   if (claims.exhausted()) return { blocks: [], lines: encoder.finish(), hasText: false, threadId, pageFacts: [] };
   const pdf = await openDocument(extractor, new Uint8Array(doc.bytes), { password: doc.password, update: task.update });
   try {
-    const read = await readClaimed(pdf, claims, "back", port, encoder);
-    return { blocks: read.blocks, lines: encoder.finish(), hasText: read.hasText, threadId, pageFacts: read.pageFacts };
+    const kept: Line[][] = [];
+    const read = await readClaimed(pdf, claims, "back", port, encoder, kept);
+    const lines = encoder.finish();
+    // Pages that end the document: their table scanned here while the planning task scans its own.
+    const tail = endsDocument(read.blocks, pdf.pageCount) ? speculateTail(inPageOrder(read.blocks, kept)) : null;
+    if (tail !== null) lines.tail = tail;
+    return { blocks: read.blocks, lines, hasText: read.hasText, threadId, pageFacts: read.pageFacts };
   } finally {
     closeAfterAnswer(pdf);
   }
 }
+
+/** The planning task read one run of pages from the first, and not all of them: a helper read the rest. */
+const ownsHead = (blocks: ReadBlock[], pageCount: number) => blocks.length === 1 && blocks[0]!.first === 1 && blocks[0]!.count < pageCount;
+
+/** A helper's blocks are one run of pages ending with the document's last. */
+function endsDocument(blocks: ReadBlock[], pageCount: number): boolean {
+  const sorted = [...blocks].sort((a, b) => a.first - b.first);
+  return sorted.length > 0 && sorted.every((b, k) => k === 0 || sorted[k - 1]!.first + sorted[k - 1]!.count === b.first) && sorted.at(-1)!.first + sorted.at(-1)!.count === pageCount + 1;
+}
+
+/** Lines of the blocks (kept per block, in read order) in page order. */
+const inPageOrder = (blocks: ReadBlock[], kept: Line[][]): Line[] =>
+  blocks
+    .map((b, k) => ({ first: b.first, lines: kept[k]! }))
+    .sort((a, b) => a.first - b.first)
+    .flatMap((b) => b.lines);
 
 /** What one task read: its blocks in read order, each with the number of lines its pages gave. */
 interface ClaimedLines {
@@ -187,10 +215,11 @@ interface ClaimedLines {
  * costs) small. With an `encoder` (a helper's lines go to another worker), each page's lines go to
  * it while they are fresh, and `lines` stays empty.
  */
-async function readClaimed(pdf: OpenedPdf, claims: PageClaims, end: "front" | "back", port: MessagePort, encoder?: LinesEncoder): Promise<ClaimedLines> {
+async function readClaimed(pdf: OpenedPdf, claims: PageClaims, end: "front" | "back", port: MessagePort, encoder?: LinesEncoder, kept?: Line[][]): Promise<ClaimedLines> {
   const out: ClaimedLines = { blocks: [], lines: [], hasText: false, pageFacts: [] };
   for (let block = claims[end](); block; block = claims[end]()) {
     let lineCount = 0;
+    const blockLines: Line[] = [];
     for (let n = block.first; n < block.first + block.count; n++) {
       const page = await pdf.readPage(n);
       out.hasText ||= page.items.length > 0;
@@ -198,6 +227,7 @@ async function readClaimed(pdf: OpenedPdf, claims: PageClaims, end: "front" | "b
       lineCount += built.length;
       if (encoder) encoder.add(built);
       else for (const line of built) out.lines.push(line);
+      if (kept) for (const line of built) blockLines.push(line);
       out.pageFacts.push(pageFacts(page));
       post(port, { type: "page", number: n });
     }
@@ -206,7 +236,11 @@ async function readClaimed(pdf: OpenedPdf, claims: PageClaims, end: "front" | "b
     if (last && last.first + last.count === block.first) {
       last.count += block.count;
       last.lines += lineCount;
-    } else out.blocks.push({ ...block, lines: lineCount });
+      kept?.at(-1)!.push(...blockLines);
+    } else {
+      out.blocks.push({ ...block, lines: lineCount });
+      kept?.push(blockLines);
+    }
   }
   return out;
 }
@@ -234,12 +268,16 @@ function assembleBlocks(
   blocks: BlockLines[],
   hasText: boolean,
   pageCount: number,
-  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined },
+  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined; head: ScanState | null; tail: string | null },
 ): ParseResponse {
   const ordered = orderBlocks(blocks, pageCount);
   // The whole-document path checks this inside the engine (assertHasText); split documents here.
   if (pageCount > 0 && !hasText) throw scannedDocument();
-  const response = assembleLines(ordered.flatMap((b) => b.lines), ctx.producer, { bank: ctx.bank });
+  // The first block is the planning task's own (ownsHead), scanned already; the helper's follow.
+  const response =
+    ctx.head && ctx.tail !== null
+      ? assembleParts({ lines: ordered[0]!.lines, scan: ctx.head }, ordered.slice(1).flatMap((b) => b.lines), ctx.tail, ctx.producer, { bank: ctx.bank })
+      : assembleLines(ordered.flatMap((b) => b.lines), ctx.producer, { bank: ctx.bank });
   const facts: DocumentFacts = { ...ctx.documentFacts, pages: ordered.flatMap((b) => b.facts) };
   response.integrity = integrityOf(response, facts);
   return response;

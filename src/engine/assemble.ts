@@ -36,8 +36,11 @@ export function assembleStatement(doc: ExtractedDocument, opts: { bank?: string 
  * describes the first, `accounts` lists them all in print order.
  */
 export function assembleLines(pageLinesInOrder: Line[], producer: string, opts: { bank?: string } = {}): ParseResponse {
-  const lines = stitchBrokenDates(pageLinesInOrder);
-  const scans = splitSections(lines).map(scanSection);
+  return assembleScans(splitSections(stitchBrokenDates(pageLinesInOrder)).map(scanSection), producer, opts);
+}
+
+/** PURE: assembleLines from the account sections' tables once scanned (engine/parallel/ scans one in parts). */
+export function assembleScans(scans: SectionScan[], producer: string, opts: { bank?: string } = {}): ParseResponse {
   const primaryScan = scans[0]!;
   // Every section's letterhead, summary and footers (never its rows) and the headings, once each.
   const zones = scans.map((s) => detectionInput(s.scan, producer));

@@ -23,6 +23,11 @@ export interface LinesWire {
   nums: Float64Array;
   /** The strings the offsets point into. */
   text: string;
+  /**
+   * A helper's scan of its pages when they are the document's last (engine/parallel/tail-scan.ts,
+   * JSON text over these lines in page order), for the planning task to join to its own.
+   */
+  tail?: string;
 }
 
 const KINDS: readonly CellKind[] = ["date", "time", "money", "empty", "integer", "drcr", "text"];

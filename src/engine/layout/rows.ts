@@ -35,8 +35,8 @@ export interface FallbackTable {
   start: number;
 }
 
-/** Everything scanTable learns while it walks the lines. */
-interface ScanState {
+/** Everything scanTable learns while it walks the lines (exported for a scan resumed in parts, engine/parallel/). */
+export interface ScanState {
   rows: RowDraft[];
   amountLines: AmountLine[];
   outside: Line[];
@@ -62,6 +62,11 @@ interface ScanState {
   account: string | null;
   /** A second account's section began (different account number above a header): the rest is not read. */
   otherAccount: string | null;
+  /**
+   * An undated line was read before this scan's first row: it would have looked at the row above,
+   * which a scan started in the middle of a document (engine/parallel/tail-scan.ts) does not have.
+   */
+  readBeforeFirstRow: boolean;
 }
 
 /** One table line read against the columns in force. */
@@ -77,8 +82,19 @@ interface TableLine {
 }
 
 /** `oneAccount`: the lines are one account section already (sections/split.ts), so another account number above a header is a letterhead, not a stop. */
-export function scanTable(lines: Line[], fallback?: FallbackTable, opts: { oneAccount?: boolean } = {}): TableScan {
-  const st: ScanState = {
+export function scanTable(lines: Line[], fallback?: FallbackTable, opts: ScanOptions = {}): TableScan {
+  const st = newScanState();
+  scanRange(st, lines, 0, lines.length, fallback, opts);
+  return finishScan(st);
+}
+
+export interface ScanOptions {
+  oneAccount?: boolean;
+}
+
+/** The state of a scan before its first line. */
+export function newScanState(): ScanState {
+  return {
     rows: [],
     amountLines: [],
     outside: [],
@@ -96,8 +112,17 @@ export function scanTable(lines: Line[], fallback?: FallbackTable, opts: { oneAc
     undatedMoney: null,
     account: null,
     otherAccount: null,
+    readBeforeFirstRow: false,
   };
-  for (let i = 0; i < lines.length; i++) {
+}
+
+/**
+ * Walks lines[from] up to lines[to] (exclusive) into the state; answers the index of the first
+ * line not read, which is past `to` when a header that starts before it runs on beyond it.
+ */
+export function scanRange(st: ScanState, lines: Line[], from: number, to: number, fallback?: FallbackTable, opts: ScanOptions = {}): number {
+  let i = from;
+  for (; i < to; i++) {
     const line = lines[i]!;
     if (line.page !== st.page) {
       st.page = line.page;
@@ -123,7 +148,11 @@ export function scanTable(lines: Line[], fallback?: FallbackTable, opts: { oneAc
     else if (tl.hasMoney) onUndatedMoneyLine(st, tl);
     else onTextLine(st, tl);
   }
+  return i;
+}
 
+/** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
+export function finishScan(st: ScanState): TableScan {
   attachContinuations(st.rows, st.pendings, st.outside);
   // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
   // Balance ...") are statement facts too; carry-forward lines between pages are not.
@@ -201,13 +230,17 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   );
   const body: Line[] = [];
   for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
-  // Lines above this page's (repeated) header are its letterhead, not the end of the last row.
-  for (const p of st.pendings) if (p.line.page === line.page && p.line.y < line.y) p.carryRow = -1;
+  releaseLetterhead(st, line);
   st.header = { ...h, columns: sameRoles(widenColumns(h.columns, body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
   st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
   markTable(st, lines[i + h.lineCount - 1]!);
+}
+
+/** Lines above this page's (repeated) header are its letterhead, not the end of the last row. */
+export function releaseLetterhead(st: ScanState, header: Line): void {
+  for (const p of st.pendings) if (p.line.page === header.page && p.line.y < header.y) p.carryRow = -1;
 }
 
 /**
@@ -259,6 +292,7 @@ function onDatedLine(st: ScanState, tl: TableLine): void {
 function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   const { line, parts } = tl;
   const rows = st.rows;
+  if (rows.length === 0) st.readBeforeFirstRow = true;
   const labelledLine = OPENING_LABEL.test(line.text) || CLOSING_LABEL.test(line.text);
   // Amounts printed a line below their date (bottom-aligned cells) complete the row above.
   const last = rows[rows.length - 1];
@@ -295,6 +329,7 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
 /** An undated line without amounts: a continuation of a row (attached at the end), or page furniture. */
 function onTextLine(st: ScanState, tl: TableLine): void {
   const { line, parts } = tl;
+  if (st.rows.length === 0) st.readBeforeFirstRow = true;
   // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
   const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === st.lastTablePage && line.y - st.lastTableY <= CONTINUATION_GAP * line.h;
   // Nor is a bare number at the top of a page, inside the table's columns, that is not the page's
