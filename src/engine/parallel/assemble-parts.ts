@@ -2,10 +2,10 @@ import { assembleScans } from "../assemble.ts";
 import type { Line } from "../layout/lines.ts";
 import type { ScanState } from "../layout/rows.ts";
 import { stitchBrokenDates } from "../layout/stitch.ts";
-import { scanSection, type SectionScan } from "../sections/read.ts";
+import { scanSection } from "../sections/read.ts";
 import { splitSections } from "../sections/split.ts";
 import type { ParseResponse } from "../types.ts";
-import { joinScans } from "./tail-scan.ts";
+import { joinScans, stitchesNothing } from "./tail-scan.ts";
 
 /** The first pages' lines as the planning task read them, with their scan when it made one (scanHead). */
 export interface HeadPart {
@@ -15,18 +15,36 @@ export interface HeadPart {
 
 /**
  * PURE: assembleLines over head.lines followed by tailLines, with the table scanned in two parts
- * (tail-scan.ts) when that reads the same: the document is one account section and no date
- * broken over lines was put back together (both scans read the lines as they were built).
- * Otherwise, or when joinScans refuses, the sections are scanned in one pass as usual.
+ * (tail-scan.ts) when that reads the same: the document is one account section and stitching
+ * changes no line (both scans read the lines as they were built). Otherwise, or when joinScans
+ * refuses, the sections are scanned in one pass as usual.
  */
 export function assembleParts(head: HeadPart, tailLines: Line[], tail: string | null, producer: string, opts: { bank?: string } = {}): ParseResponse {
   const lines = head.lines.concat(tailLines);
-  const stitched = stitchBrokenDates(lines);
-  const sections = splitSections(stitched);
-  let joined: SectionScan | null = null;
-  if (head.scan && tail !== null && sections.length === 1 && stitched.every((l, i) => l === lines[i])) {
-    const scan = joinScans(sections[0]!, head.scan, head.lines.length, tail);
-    if (scan) joined = { scan, headerless: false };
+  // Each part stitches nothing (checked where it was scanned); nor does anything across the cut.
+  if (head.scan && tail !== null && stitchesNothing(acrossCut(head.lines, tailLines))) {
+    const sections = splitSections(lines);
+    const scan = sections.length === 1 ? joinScans(sections[0]!, head.scan, head.lines.length, tail) : null;
+    if (scan) return assembleScans([{ scan, headerless: false }], producer, opts);
   }
-  return assembleScans(joined ? [joined] : sections.map(scanSection), producer, opts);
+  return assembleScans(splitSections(stitchBrokenDates(lines)).map(scanSection), producer, opts);
+}
+
+/** Lines a date or time piece may run over (layout/stitch.ts: MAX_PIECES + 2 lines on). */
+const PIECE_REACH = 6;
+
+/**
+ * The lines where stitching could join a piece before the cut to one after it: a date's pieces
+ * run at most PIECE_REACH lines on, a cut time's rest only onto the next page. Stitching the whole
+ * document changes nothing when stitching each part and these lines changes nothing: every other
+ * date or time looks at lines of its own part only (stitching never looks back).
+ */
+function acrossCut(head: Line[], tail: Line[]): Line[] {
+  const lastPage = head.at(-1)?.page;
+  let from = head.length;
+  while (from > 0 && (head.length - from < PIECE_REACH || head[from - 1]!.page === lastPage)) from--;
+  const firstPage = tail[0]?.page;
+  let to = 0;
+  while (to < tail.length && (to < PIECE_REACH || tail[to]!.page === firstPage)) to++;
+  return head.slice(from).concat(tail.slice(0, to));
 }

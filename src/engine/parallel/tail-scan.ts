@@ -16,6 +16,7 @@ import { headerAt } from "../layout/header.ts";
 import type { Line } from "../layout/lines.ts";
 import { type AmountLine, finishScan, newScanState, releaseLetterhead, type RowDraft, type ScanOptions, type ScanState, scanRange, type TableScan } from "../layout/rows.ts";
 import type { Pending } from "../layout/draft.ts";
+import { stitchBrokenDates } from "../layout/stitch.ts";
 
 const SECTION: ScanOptions = { oneAccount: true };
 
@@ -34,12 +35,17 @@ interface TailWire {
   firstColumns: Column[];
 }
 
+/** Stitching (layout/stitch.ts) changes none of the lines: they are read as they were built. */
+export const stitchesNothing = (lines: Line[]): boolean => stitchBrokenDates(lines).every((l, i) => l === lines[i]);
+
 /**
  * PURE: the helper's side. Its lines (the last pages of the document, in page order, before any
- * stitching) scanned from their first table header, as JSON text; null when there is no header or
- * the scan read a line that depends on rows before it (a continuation above its first row).
+ * stitching) scanned from their first table header, as JSON text; null when stitching would change
+ * them, there is no header, or the scan read a line that depends on rows before it (a
+ * continuation above its first row).
  */
 export function speculateTail(lines: Line[]): string | null {
+  if (!stitchesNothing(lines)) return null;
   let start = -1;
   for (let i = 0; i < lines.length && start < 0; i++) if (lines[i]!.cells.length > 0 && headerAt(lines, i)) start = i;
   if (start < 0) return null;
@@ -65,9 +71,11 @@ export function speculateTail(lines: Line[]): string | null {
 
 /**
  * PURE: the planning task's side, while the helper scans. Its lines (the first pages, before any
- * stitching) scanned as the start of the document's section; null if a header ran past them.
+ * stitching) scanned as the start of the document's section; null if stitching would change them
+ * or a header ran past them.
  */
 export function scanHead(lines: Line[]): ScanState | null {
+  if (!stitchesNothing(lines)) return null;
   const st = newScanState();
   return scanRange(st, lines, 0, lines.length, undefined, SECTION) === lines.length ? st : null;
 }
