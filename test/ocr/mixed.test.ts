@@ -124,4 +124,49 @@ describe("a text page and a scanned page merged into one statement", () => {
     expect(e?.errorClass).toBe("scanned_document");
     expect(e!.message).toContain("page 2 of 2");
   });
+
+  /** A scanned page of prose (a certification letter): words, no figures. */
+  const letter = (number: number): OcrPage => {
+    const prose = "We certify that this statement was issued at the request of the account holder and bears the stamp of the branch".split(" ");
+    const words: OcrWord[] = prose.map((text, i) => ({ text, left: 60 + (i % 8) * 60, top: 100 + Math.floor(i / 8) * 20, width: 50, height: 12, conf: 91, line: `1.1.${Math.floor(i / 8)}` }));
+    return { number, words, dpi: 72, widthPt: 595, heightPt: 842, skewDegrees: 0 };
+  };
+
+  test("a scanned letter page after a text statement whose rows meet its printed closing balance: the statement as its text reads, the page listed as OCR'd", async () => {
+    const layout = "unknown-corporate";
+    const truth = JSON.parse(readFileSync(join(FIXTURES, layout, "expected.json"), "utf8")) as { transactions: Transaction[] };
+    const text = await readPages("pdfium", new Uint8Array(readFileSync(join(FIXTURES, layout, "statement.pdf"))), { first: 1, last: 9 });
+    const r = readOcrStatement([letter(text.pageCount + 1)], { producer: text.producer, pageCount: text.pageCount + 1, textPages: text.pages });
+    expect(r.transactions.map(figures)).toEqual(truth.transactions.map(figures));
+    expect(r.checks.closing_balance_match).toBe(true);
+    expect(r.checks.ocr!.read_pages).toEqual([{ page: text.pageCount + 1, mean_confidence: 91 }]);
+    expect(r.checks.ocr!.text_pages).toEqual(text.pages.map((p) => p.number));
+    expect(r.transactions.every((t) => t.ocr_confidence === undefined)).toBe(true);
+  });
+
+  test("the same letter page after a statement that prints no closing balance is refused: rows OCR could not read cannot be ruled out", () => {
+    const e = (() => {
+      try {
+        readOcrStatement([letter(3)], { producer, pageCount: 3, textPages: [textPage, scanPage] });
+        return null;
+      } catch (x) {
+        return x as AppError;
+      }
+    })();
+    expect(e?.errorClass).toBe("scanned_document");
+  });
+
+  test("a scanned page OCR read too poorly is refused, even beside text pages that read (its rows would be missing)", () => {
+    const page = ocrPage();
+    const e = (() => {
+      try {
+        readOcrStatement([{ ...page, words: page.words.map((w) => ({ ...w, conf: 40 })) }], { producer, pageCount, textPages: [textPage] });
+        return null;
+      } catch (x) {
+        return x as AppError;
+      }
+    })();
+    expect(e?.errorClass).toBe("scanned_document");
+    expect(e!.message).toContain("mean word confidence of 40%");
+  });
 });

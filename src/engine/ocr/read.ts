@@ -79,7 +79,7 @@ export function readOcrStatement(pages: readonly OcrPage[], opts: OcrReadOptions
   // The top level repeats the first section; its flag is a copy, so it follows the section's.
   final.row_wise_reconcilable = final.accounts[0]!.row_wise_reconcilable;
   refuseMissingPages(used, lines, found.flat(), tried);
-  refuseIfBroken(final, opts, tried, text[0]!);
+  refuseIfBroken(final, opts, tried, text, textPages.length > 0);
   return final;
 }
 
@@ -252,18 +252,29 @@ function annotate(s: AccountSection, lines: readonly OcrLine[], applied: ChainRe
  * no totals that agree): refused. Only links touching a row OCR read count (a row read from a text
  * page, and the link between two of them, are exact and would dilute a broken OCR'd page).
  */
-function refuseIfBroken(r: ParseResponse, opts: OcrReadOptions, tried: string, text: readonly boolean[]): void {
+function refuseIfBroken(r: ParseResponse, opts: OcrReadOptions, tried: string, text: readonly (readonly boolean[])[], hasTextPages: boolean): void {
   const min = opts.minChainShare ?? DEFAULT_MIN_CHAIN_SHARE;
-  const s = r.accounts[0]!;
-  // Rows whose balance OCR read on their figure line (annotate gave them a confidence) or that were
-  // read as text; a balance OCR missed on a few rows is derived by the engine and still checked by
-  // the next row's link.
-  const printedBalances = s.transactions.filter((t, i) => t.ocr_confidence !== undefined || text[i]).length;
-  if (s.checks.balances_derived && printedBalances < s.transactions.length / 2) {
-    if (s.checks.totals_match === true) return;
-    throw scannedDocument(`The PDF has no usable text layer. ${tried}; the statement prints no balances and no totals that agree, so nothing can confirm the figures read`);
-  }
-  const { holding, checked } = chainShare(s, (i) => !text[i] || (i > 0 && !text[i - 1]));
+  let holding = 0;
+  let checked = 0;
+  r.accounts.forEach((s, k) => {
+    const isText = text[k]!;
+    // Rows whose balance OCR read on their figure line (annotate gave them a confidence) or that were
+    // read as text; a balance OCR missed on a few rows is derived by the engine and still checked by
+    // the next row's link.
+    const printedBalances = s.transactions.filter((t, i) => t.ocr_confidence !== undefined || isText[i]).length;
+    if (s.checks.balances_derived && printedBalances < s.transactions.length / 2) {
+      if (s.checks.totals_match === true) return;
+      throw scannedDocument(`The PDF has no usable text layer. ${tried}; the statement prints no balances and no totals that agree, so nothing can confirm the figures read`);
+    }
+    const share = chainShare(s, (i) => !isText[i] || (i > 0 && !isText[i - 1]));
+    holding += share.holding;
+    checked += share.checked;
+  });
+  // Every row was read from a text page: a scanned letter or signature page beside a text statement,
+  // or a scanned page of rows OCR could not read at all. Only the printed closing balance met by the
+  // last row (and every row chaining) tells the first from the second: nothing can be missing.
+  const complete = r.accounts.every((s) => s.checks.row_chain && s.checks.closing_balance_match === true);
+  if (checked === 0 && hasTextPages && complete) return;
   if (checked === 0 || holding / checked < min) {
     throw scannedDocument(`The PDF has no usable text layer. ${tried}; only ${holding} of ${checked} rows read by OCR chain with their balances (at least ${Math.round(min * 100)}% are needed)`);
   }
