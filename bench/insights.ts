@@ -15,6 +15,8 @@
 import { analyse, withInsights } from "../src/engine/insights/index.ts";
 import { responseJson } from "../src/engine/response-json.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { curlGet, largeStatement, startBenchServer } from "./lib/loopback.ts";
 
 const PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
@@ -28,17 +30,20 @@ const form = (bytes: Uint8Array) => {
   return f;
 };
 
-async function syncParse(url: string, key: string, bytes: Uint8Array, insights: boolean): Promise<{ ms: number; bytes: number }> {
+let pid = 0;
+async function syncParse(url: string, key: string, bytes: Uint8Array, insights: boolean): Promise<{ ms: number; bytes: number; cpu: number }> {
+  const c0 = cpuMs(pid);
   const t0 = performance.now();
   const res = await fetch(`${url}/v1/parse${insights ? "?include=insights" : ""}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form(bytes) });
   const body = await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`parse refused: ${res.status}`);
-  return { ms: performance.now() - t0, bytes: body.byteLength };
+  return { ms: performance.now() - t0, bytes: body.byteLength, cpu: cpuMs(pid) - c0 };
 }
 
 /** A job from submit to done, then its result read: { done: submit to done, total: with the GET }. */
-async function job(url: string, key: string, bytes: Uint8Array, insights: boolean, after?: (resultUrl: string) => Promise<void>): Promise<{ id: string; done: number; total: number }> {
+async function job(url: string, key: string, bytes: Uint8Array, insights: boolean, after?: (resultUrl: string) => Promise<void>): Promise<{ id: string; done: number; total: number; cpu: number }> {
   const auth = { authorization: `Bearer ${key}` };
+  const c0 = cpuMs(pid);
   const t0 = performance.now();
   const created = await fetch(`${url}/v1/parse/jobs${insights ? "?include=insights" : ""}`, { method: "POST", headers: auth, body: form(bytes) });
   if (created.status !== 202) throw new Error(`job refused: ${created.status} ${await created.text()}`);
@@ -52,9 +57,24 @@ async function job(url: string, key: string, bytes: Uint8Array, insights: boolea
   const done = performance.now() - t0;
   await (await fetch(`${url}/v1/parse/jobs/${job_id}/result`, { headers: auth })).arrayBuffer();
   const total = performance.now() - t0;
+  const cpu = cpuMs(pid) - c0;
   // Read now: the next job of this key's owner may push this one's result out (JOB_CACHE_OWNER_MAX_BYTES).
   await after?.(`${url}/v1/parse/jobs/${job_id}/result`);
-  return { id: job_id, done, total };
+  return { id: job_id, done, total, cpu };
+}
+
+/** The server's process id, from the socket listening on its port. */
+function serverPid(url: string): number {
+  const port = new URL(url).port;
+  const out = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" }).stdout;
+  return Number(/pid=(\d+)/.exec(out)?.[1] ?? 0);
+}
+/** CPU time the server process (every thread: parse workers, insights thread, main) has used, ms. */
+function cpuMs(pid: number): number {
+  if (pid === 0) return 0;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 a second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -68,6 +88,7 @@ const bytes = await largeStatement(PAGES);
 const server = await startBenchServer("bench-insights");
 try {
   await Bun.sleep(SETTLE_MS);
+  pid = serverPid(server.url);
   const auth = [`authorization: Bearer ${server.key}`];
   const plainSync: number[] = [];
   const insightsSync: number[] = [];
@@ -81,6 +102,12 @@ try {
   const analyseMs: number[] = [];
   const edgeMs: number[] = [];
   let sizes = { plain: 0, insights: 0 };
+  const cpu = { plainSync: [] as number[], insightsSync: [] as number[], plainJob: [] as number[], insightsJob: [] as number[], plainGet: [] as number[], firstGet: [] as number[], laterGet: [] as number[] };
+  const cpuGet = (url: string, into: number[], wall: number[]) => {
+    const c0 = cpuMs(pid);
+    wall.push(curlGet(url, auth).ms);
+    into.push(cpuMs(pid) - c0);
+  };
   let kept = "";
   for (let i = 0; i < ROUNDS; i++) {
     // Alternating which goes first, so neither always runs right after the other.
@@ -95,16 +122,20 @@ try {
     const [ps, is] = await pair((ins) => syncParse(server.url, server.key, bytes, ins));
     plainSync.push(ps.ms);
     insightsSync.push(is.ms);
+    cpu.plainSync.push(ps.cpu);
+    cpu.insightsSync.push(is.cpu);
     sizes = { plain: ps.bytes, insights: is.bytes };
     // (b) the plain job's result: plain, then with insights the first time (made), then again (kept).
     const reads = async (resultUrl: string) => {
-      plainGet.push(curlGet(resultUrl, auth).ms);
-      firstGet.push(curlGet(`${resultUrl}?include=insights`, auth).ms);
-      laterGet.push(curlGet(`${resultUrl}?include=insights`, auth).ms);
+      cpuGet(resultUrl, cpu.plainGet, plainGet);
+      cpuGet(`${resultUrl}?include=insights`, cpu.firstGet, firstGet);
+      cpuGet(`${resultUrl}?include=insights`, cpu.laterGet, laterGet);
       if (i === 0) kept = await (await fetch(resultUrl, { headers: { authorization: `Bearer ${server.key}` } })).text();
     };
     const [pj, ij] = await pair((ins) => job(server.url, server.key, bytes, ins, ins ? undefined : reads));
     plainJob.push(pj.total);
+    cpu.plainJob.push(pj.cpu);
+    cpu.insightsJob.push(ij.cpu);
     plainJobDone.push(pj.done);
     insightsJob.push(ij.total);
     insightsJobDone.push(ij.done);
@@ -123,6 +154,10 @@ try {
   console.log(`(a) POST /v1/parse?include=insights median ${ms(median(insightsSync))} [${list(insightsSync)}] (${(sizes.insights / 1e6).toFixed(1)} MB against ${(sizes.plain / 1e6).toFixed(1)} MB): added ${ms(median(insightsSync) - parseMs)} = ${pct(median(insightsSync) - parseMs)}`);
   console.log(`(a) job to done + GET result: plain median ${ms(median(plainJob))} [${list(plainJob)}], include=insights median ${ms(median(insightsJob))} [${list(insightsJob)}]: added ${ms(median(insightsJob) - median(plainJob))} = ${pct(median(insightsJob) - median(plainJob))} (to done: ${ms(median(plainJobDone))} / ${ms(median(insightsJobDone))})`);
   console.log(`(b) GET result: plain median ${ms(median(plainGet))} [${list(plainGet)}]; include=insights first read median ${ms(median(firstGet))} [${list(firstGet)}] added ${ms(median(firstGet) - median(plainGet))} = ${pct(median(firstGet) - median(plainGet))}; later reads median ${ms(median(laterGet))} [${list(laterGet)}] added ${pct(median(laterGet) - median(plainGet))}`);
+  const c = (xs: number[]) => `${ms(median(xs))} [${list(xs)}]`;
+  console.log(`server CPU (all threads; insensitive to other load): parse ${c(cpu.plainSync)}, with insights ${c(cpu.insightsSync)}, added ${ms(median(cpu.insightsSync) - median(cpu.plainSync))}`);
+  console.log(`  job + GET: plain ${c(cpu.plainJob)}, with insights ${c(cpu.insightsJob)}, added ${ms(median(cpu.insightsJob) - median(cpu.plainJob))}`);
+  console.log(`  GET result: plain ${c(cpu.plainGet)}, include=insights first ${c(cpu.firstGet)}, later ${c(cpu.laterGet)}`);
   console.log(`in process: insights alone [${list(analyseMs)}] ms; edge (JSON.parse + insights + responseJson) [${list(edgeMs)}] ms`);
 } finally {
   await server.stop();

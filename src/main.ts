@@ -5,8 +5,8 @@ import { startServer } from "./server.ts";
 
 try {
   const server = await startServer();
-  // The insights thread starts warm beside readiness, not before it (docs/insights.md, Speed).
-  void prewarmInsights();
+  // The insights thread is started warm once the server is ready (docs/insights.md, Speed).
+  void prewarmInsights(server.url);
   installLastResort(server.log);
   let stopping = false;
   const shutdown = async (signal: string) => {

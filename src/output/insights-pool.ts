@@ -30,13 +30,21 @@ export async function insightsOffThread(json: string, format: InsightsFormat): P
  * Starts the insights thread and runs a made-up statement through it (src/output/insights-warmup.ts)
  * so the first real request finds the thread up and the rules compiled: starting the thread took
  * ~380 ms and the first analysis of a large statement ran 2-3 times slower than the next ones
- * (docs/insights.md, Speed). The thread is kept for the server's life. Called by the server once
- * it listens; it runs beside readiness, not before it. Resolves when warm (never rejects).
+ * (docs/insights.md, Speed). The thread is kept for the server's life. Called by src/main.ts with
+ * the server's address: the warm-up waits until /readyz answers 200 (the engine's threads loaded),
+ * so it never takes CPU from the start. Resolves when warm or given up (never rejects).
  */
-export async function prewarmInsights(rounds = 3): Promise<void> {
-  const p = start(true);
-  const json = responseJson(warmupStatement());
+export async function prewarmInsights(serverUrl?: string, rounds = 3): Promise<void> {
   try {
+    if (serverUrl !== undefined) {
+      const deadline = Date.now() + 120_000;
+      while (!(await fetch(`${serverUrl}/readyz`).then((r) => r.ok, () => false))) {
+        if (Date.now() > deadline) return;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    const p = start(true);
+    const json = responseJson(warmupStatement());
     for (let i = 0; i < rounds; i++) await p.run({ json, format: i === rounds - 1 ? "csv" : "json" });
   } catch {
     // A warm-up that fails leaves the thread to start on first use, as before.
