@@ -8,8 +8,7 @@ import { threadId } from "node:worker_threads";
 import { workerData } from "piscina";
 import { assembleLines } from "../src/engine/assemble.ts";
 import { assembleParts } from "../src/engine/parallel/assemble-parts.ts";
-import { scanHead, speculateTail } from "../src/engine/parallel/tail-scan.ts";
-import type { ScanState } from "../src/engine/layout/rows.ts";
+import { type HeadScan, scanHead, speculateTail } from "../src/engine/parallel/tail-scan.ts";
 import { parseStatement, toCsv } from "../src/engine/index.ts";
 import { type Line, pageLines } from "../src/engine/layout/lines.ts";
 import { guardPdf } from "../src/engine/guards/index.ts";
@@ -268,7 +267,7 @@ function assembleBlocks(
   blocks: BlockLines[],
   hasText: boolean,
   pageCount: number,
-  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined; head: ScanState | null; tail: string | null },
+  ctx: { producer: string; documentFacts: { info: InfoFacts; bytes: ByteFacts }; bank: string | undefined; head: HeadScan | null; tail: string | null },
 ): ParseResponse {
   const ordered = orderBlocks(blocks, pageCount);
   // The whole-document path checks this inside the engine (assertHasText); split documents here.

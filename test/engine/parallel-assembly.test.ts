@@ -8,12 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { assembleLines } from "../../src/engine/assemble.ts";
 import { type Line, pageLines } from "../../src/engine/layout/lines.ts";
-import { stitchBrokenDates } from "../../src/engine/layout/stitch.ts";
-import { assembleParts } from "../../src/engine/parallel/assemble-parts.ts";
-import { joinScans, scanHead, speculateTail } from "../../src/engine/parallel/tail-scan.ts";
+import { assembleParts, joinParts } from "../../src/engine/parallel/assemble-parts.ts";
+import { scanHead, speculateTail } from "../../src/engine/parallel/tail-scan.ts";
 import { DEFAULT_PDF_EXTRACTOR, readPages } from "../../src/engine/pdf/extractor.ts";
 import { responseJson } from "../../src/engine/response-json.ts";
-import { splitSections } from "../../src/engine/sections/split.ts";
 import { AppError } from "../../src/errors.ts";
 import { corpusFiles } from "../helpers/corpus-snapshot.ts";
 import { makeStatementPdf } from "../jobs/support/statement-pdf.ts";
@@ -41,10 +39,7 @@ function everyCut(pages: Line[][], producer: string, whole: string): { kept: num
     const tail = speculateTail(tailLines);
     const parts = outcome(() => responseJson(assembleParts({ lines: head, scan: scanHead(head) }, tailLines, tail, producer)));
     expect({ cut: k, json: parts }).toEqual({ cut: k, json: whole });
-    const all = head.concat(tailLines);
-    const sections = splitSections(stitchBrokenDates(all));
-    const state = scanHead(head);
-    if (tail && state && sections.length === 1 && joinScans(sections[0]!, state, head.length, tail)) kept++;
+    if (joinParts({ lines: head, scan: scanHead(head) }, tailLines, tail).joined) kept++;
   }
   return { kept, cuts: pages.length - 1 };
 }
@@ -55,6 +50,12 @@ describe("assembly with the table scanned in two parts", () => {
     const whole = responseJson(assembleLines(doc.pages.flat(), doc.producer));
     const { kept, cuts } = everyCut(doc.pages, doc.producer, whole);
     expect(kept).toBe(cuts);
+    // Its rows are single lines: every row's reading made ahead of time, on either side, is used.
+    const head = doc.pages.slice(0, 5).flat();
+    const tailLines = doc.pages.slice(5).flat();
+    const { joined } = joinParts({ lines: head, scan: scanHead(head) }, tailLines, speculateTail(tailLines));
+    expect(joined!.readings!.size).toBe(joined!.scan.rows.length);
+    expect(joined!.scan.rows.length).toBe(12 * 22);
   }, 60_000);
 
   test("every multi-page corpus PDF, cut after every page: the same response as one pass", async () => {

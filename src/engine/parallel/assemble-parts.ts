@@ -1,33 +1,39 @@
 import { assembleScans } from "../assemble.ts";
 import type { Line } from "../layout/lines.ts";
-import type { ScanState } from "../layout/rows.ts";
 import { stitchBrokenDates } from "../layout/stitch.ts";
-import { scanSection } from "../sections/read.ts";
+import { scanSection, type SectionScan } from "../sections/read.ts";
 import { splitSections } from "../sections/split.ts";
 import type { ParseResponse } from "../types.ts";
-import { joinScans, stitchesNothing } from "./tail-scan.ts";
+import { type HeadScan, joinScans, stitchesNothing } from "./tail-scan.ts";
 
 /** The first pages' lines as the planning task read them, with their scan when it made one (scanHead). */
 export interface HeadPart {
   lines: Line[];
-  scan: ScanState | null;
+  scan: HeadScan | null;
 }
 
 /**
  * PURE: assembleLines over head.lines followed by tailLines, with the table scanned in two parts
- * (tail-scan.ts) when that reads the same: the document is one account section and stitching
- * changes no line (both scans read the lines as they were built). Otherwise, or when joinScans
- * refuses, the sections are scanned in one pass as usual.
+ * (joinParts) when that reads the same; otherwise the sections are scanned in one pass as usual.
  */
 export function assembleParts(head: HeadPart, tailLines: Line[], tail: string | null, producer: string, opts: { bank?: string } = {}): ParseResponse {
+  const { lines, joined } = joinParts(head, tailLines, tail);
+  if (joined) return assembleScans([joined], producer, opts);
+  return assembleScans(splitSections(stitchBrokenDates(lines)).map(scanSection), producer, opts);
+}
+
+/**
+ * PURE: the document's lines, and its one section's table from the two parts' scans
+ * (tail-scan.ts) when the document is one account section, stitching changes no line (both
+ * scans read the lines as they were built) and joinScans accepts; else null. Consumes head.scan.
+ */
+export function joinParts(head: HeadPart, tailLines: Line[], tail: string | null): { lines: Line[]; joined: SectionScan | null } {
   const lines = head.lines.concat(tailLines);
   // Each part stitches nothing (checked where it was scanned); nor does anything across the cut.
-  if (head.scan && tail !== null && stitchesNothing(acrossCut(head.lines, tailLines))) {
-    const sections = splitSections(lines);
-    const scan = sections.length === 1 ? joinScans(sections[0]!, head.scan, head.lines.length, tail) : null;
-    if (scan) return assembleScans([{ scan, headerless: false }], producer, opts);
-  }
-  return assembleScans(splitSections(stitchBrokenDates(lines)).map(scanSection), producer, opts);
+  if (!head.scan || tail === null || !stitchesNothing(acrossCut(head.lines, tailLines))) return { lines, joined: null };
+  const sections = splitSections(lines);
+  const joined = sections.length === 1 ? joinScans(sections[0]!, head.scan, head.lines.length, tail) : null;
+  return { lines, joined: joined && { scan: joined.scan, headerless: false, readings: joined.readings } };
 }
 
 /** Lines a date or time piece may run over (layout/stitch.ts: MAX_PIECES + 2 lines on). */

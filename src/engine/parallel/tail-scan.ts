@@ -17,6 +17,8 @@ import type { Line } from "../layout/lines.ts";
 import { type AmountLine, finishScan, newScanState, releaseLetterhead, type RowDraft, type ScanOptions, type ScanState, scanRange, type TableScan } from "../layout/rows.ts";
 import type { Pending } from "../layout/draft.ts";
 import { stitchBrokenDates } from "../layout/stitch.ts";
+import type { RowReading } from "../sections/ledger-rows.ts";
+import { confirmReadings, decodeReadings, encodeReadings, type Prediction, predictReadings } from "./row-readings.ts";
 
 const SECTION: ScanOptions = { oneAccount: true };
 
@@ -33,6 +35,14 @@ interface TailWire {
   labelled: { line: number; rowIndex: number }[];
   headerText: string;
   firstColumns: Column[];
+  /** Each row's reading (row-readings.ts), made here. */
+  readings: ReturnType<typeof encodeReadings>;
+}
+
+/** The first pages' scan, with its rows' readings made while the helper scans. */
+export interface HeadScan {
+  state: ScanState;
+  predicted: Prediction[];
 }
 
 /** Stitching (layout/stitch.ts) changes none of the lines: they are read as they were built. */
@@ -65,6 +75,7 @@ export function speculateTail(lines: Line[]): string | null {
     labelled: st.labelled.map((l) => ({ line: at(l.line), rowIndex: l.rowIndex })),
     headerText: st.headerText,
     firstColumns: st.firstColumns,
+    readings: encodeReadings(st.rows),
   };
   return JSON.stringify(wire);
 }
@@ -74,10 +85,11 @@ export function speculateTail(lines: Line[]): string | null {
  * stitching) scanned as the start of the document's section; null if stitching would change them
  * or a header ran past them.
  */
-export function scanHead(lines: Line[]): ScanState | null {
+export function scanHead(lines: Line[]): HeadScan | null {
   if (!stitchesNothing(lines)) return null;
   const st = newScanState();
-  return scanRange(st, lines, 0, lines.length, undefined, SECTION) === lines.length ? st : null;
+  if (scanRange(st, lines, 0, lines.length, undefined, SECTION) !== lines.length) return null;
+  return { state: st, predicted: predictReadings(st.rows) };
 }
 
 /**
@@ -92,7 +104,8 @@ export function scanHead(lines: Line[]): ScanState | null {
  * helper's row numbers are then shifted past the rows before. Null: scan in one pass instead
  * (`head` is then spent).
  */
-export function joinScans(lines: Line[], head: ScanState, headCount: number, tailJson: string): TableScan | null {
+export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, tailJson: string): { scan: TableScan; readings: Map<RowDraft, RowReading> } | null {
+  const head = headScan.state;
   const tail = JSON.parse(tailJson) as TailWire;
   if (tail.lineCount !== lines.length - headCount) return null;
   const start = headCount + tail.start;
@@ -105,6 +118,10 @@ export function joinScans(lines: Line[], head: ScanState, headCount: number, tai
   head.firstColumns ??= tail.firstColumns;
   head.headerText += tail.headerText;
   const base = head.rows.length;
+  // Readings of both parts' rows, made from their cells before the parts were joined.
+  const predicted = new Map<RowDraft, Prediction>();
+  headScan.predicted.forEach((p, i) => predicted.set(head.rows[i]!, p));
+  decodeReadings(tail.rows, tail.readings).forEach((p, i) => predicted.set(tail.rows[i]!, p));
   const shift = (n: number) => (n >= 0 ? n + base : n);
   const line = (k: number) => lines[headCount + k]!;
   for (const r of tail.rows) head.rows.push(r);
@@ -112,7 +129,8 @@ export function joinScans(lines: Line[], head: ScanState, headCount: number, tai
   for (const k of tail.outside) head.outside.push(line(k));
   for (const p of tail.pendings) head.pendings.push({ ...p, line: line(p.line), prevRow: shift(p.prevRow), carryRow: shift(p.carryRow), nextRow: p.nextRow + base });
   for (const l of tail.labelled) head.labelled.push({ line: line(l.line), rowIndex: l.rowIndex + base });
-  return finishScan(head);
+  const scan = finishScan(head);
+  return { scan, readings: confirmReadings(predicted) };
 }
 
 const sameLabelsAndRoles = (a: Column[], b: Column[]) => a.length === b.length && a.every((c, j) => c.label === b[j]!.label && c.role === b[j]!.role);

@@ -19,11 +19,39 @@ export interface DraftTxn extends LedgerRow {
 
 type Sides = ReturnType<typeof sides>;
 
+/**
+ * What a row's own cells read as, whatever the rest of the table says: computed once per row here,
+ * or ahead of time on another thread for a row whose cells did not change since (engine/parallel/).
+ */
+export interface RowReading {
+  /** sides(cells, false): see sidesFor. */
+  sides: Sides;
+  /** rowDate(cells, dateText). */
+  raw: RawDate | null;
+  /** The balance and the balance before the row, signed (a DR balance is negative). */
+  balance: Kobo | null;
+  balanceBefore: Kobo | null;
+}
+
+/** Readings already made, by row (absent rows are read here). */
+export type RowReadings = ReadonlyMap<RowDraft, RowReading>;
+
+const money = (t: string | undefined) => (t && !isEmptyAmount(t) ? parseAmount(t) : null);
+const signedMoney = (t: string | undefined): Kobo | null => {
+  const m = money(t);
+  return m ? signedBalance(m.kobo, m.marker) : null;
+};
+
+/** PURE: a row's reading from its cells (date, time, debit, credit, amount, drcr, balance, balance_before) and dateText only. */
+export function readRow(r: RowDraft): RowReading {
+  return { sides: sides(r.cells, false), raw: rowDate(r.cells, r.dateText), balance: signedMoney(r.cells.balance), balanceBefore: signedMoney(r.cells.balance_before) };
+}
+
 /** The rows that are transactions, with what the others said. */
 export interface KeptRows {
   drafts: RowDraft[];
-  /** Sides of each draft as read without a signed amount column (see sidesFor). */
-  sides: Sides[];
+  /** Each draft's reading. */
+  readings: RowReading[];
   /** Balance of a dated opening row first in the table (at most one). */
   openingRowBalances: Kobo[];
   /** Balance of a dated closing row last in the table. */
@@ -37,8 +65,8 @@ export interface KeptRows {
  * without any amount, nor dated totals rows. Throws empty_statement when no row is left.
  * Each row's sides are read once here and kept for the transactions (draftTransactions).
  */
-export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRows {
-  const kept: KeptRows = { drafts: [], sides: [], openingRowBalances: [], closingRowBalance: null, amountless: [] };
+export function keepTransactionRows(rows: RowDraft[], coverage: number, known?: RowReadings): KeptRows {
+  const kept: KeptRows = { drafts: [], readings: [], openingRowBalances: [], closingRowBalance: null, amountless: [] };
   const text = (r: RowDraft) => `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
   rows.forEach((r, i) => {
     // A dated line with no amount anywhere (a note inside the table) moves no money: reported, not a row.
@@ -46,7 +74,8 @@ export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRow
       kept.amountless.push(`${r.dateText} ${text(r).trim()}`.trim());
       return;
     }
-    const s = sides(r.cells, false);
+    const reading = known?.get(r) ?? readRow(r);
+    const s = reading.sides;
     // Moves no money: both sides empty or zero, whatever the amount column's sign convention.
     const noMovement = s.debit === 0n && s.credit === 0n && (s.unsided === null || s.unsided === 0n);
     if (noMovement && OPENING_LABEL.test(text(r))) {
@@ -64,7 +93,7 @@ export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRow
     // A dated totals row ("31-Jan-2024 TOTAL 1,000.00 2,000.00") sums the rows; it is not one.
     if (TOTALS_ROW.test(r.cells.narration ?? "") && !r.cells.balance) return;
     kept.drafts.push(r);
-    kept.sides.push(s);
+    kept.readings.push(reading);
   });
   if (kept.drafts.length === 0) throw emptyStatement("The statement table has no transactions", coverage);
   return kept;
@@ -74,8 +103,9 @@ export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRow
  * Each draft's date, and the day/month order read from every date of the document (rows and the
  * printed period). Rows printed without a year ("02 Dec") take it from the statement period.
  */
-export function rowDates(drafts: RowDraft[], period: HeaderFacts["period"]): { raws: (RawDate | null)[]; order: DayMonthOrder } {
-  const raws: (RawDate | null)[] = drafts.map((r) => rowDate(r.cells, r.dateText));
+export function rowDates(kept: KeptRows, period: HeaderFacts["period"]): { raws: (RawDate | null)[]; order: DayMonthOrder } {
+  const drafts = kept.drafts;
+  const raws: (RawDate | null)[] = kept.readings.map((r) => r.raw);
   const all: RawDate[] = raws.filter((d): d is RawDate => d !== null);
   if (period) all.push(...period);
   const order = inferDayMonthOrder(all);
@@ -101,23 +131,21 @@ export function draftTransactions(
   dates: { raws: (RawDate | null)[]; order: DayMonthOrder },
   opts: { signed: boolean; currency: string; swapSides: boolean },
 ): DraftTxn[] {
-  const money = (t: string | undefined) => (t && !isEmptyAmount(t) ? parseAmount(t) : null);
   const txns: DraftTxn[] = [];
   kept.drafts.forEach((r, i) => {
     const raw = dates.raws[i];
     if (!raw) return;
     const date = resolveDate(raw, dates.order);
-    const { debit, credit, unsided } = opts.swapSides ? sides({ ...r.cells, debit: r.cells.credit, credit: r.cells.debit }, opts.signed) : sidesFor(kept.sides[i]!, opts.signed);
-    const b = money(r.cells.balance);
-    const before = money(r.cells.balance_before);
+    const reading = kept.readings[i]!;
+    const { debit, credit, unsided } = opts.swapSides ? sides({ ...r.cells, debit: r.cells.credit, credit: r.cells.debit }, opts.signed) : sidesFor(reading.sides, opts.signed);
     txns.push({
       raw: date,
       sortKey: dateSortKey(date),
       debit,
       credit,
       unsided,
-      balance: b ? signedBalance(b.kobo, b.marker) : null,
-      balanceBefore: before ? signedBalance(before.kobo, before.marker) : null,
+      balance: reading.balance,
+      balanceBefore: reading.balanceBefore,
       narration: squeezeSpaces(r.cells.narration ?? ""),
       reference: squeezeSpaces(r.cells.reference ?? ""),
       currency: r.cells.currency?.trim() || opts.currency,
