@@ -1,4 +1,4 @@
-import { type Operand, parseContent } from "../redact/content-lexer.ts";
+import { type ScanOperand, scanContent } from "./content-scan.ts";
 import { apply, IDENTITY, type Matrix, multiply } from "../redact/interpret.ts";
 import type { PageText, TextItem } from "../types.ts";
 import { dictOf, nameOf, type ObjectIndex } from "./objects.ts";
@@ -146,7 +146,7 @@ function mayCover(content: Uint8Array): boolean {
   return FILL.test(buf.toString("latin1", firstEt, lastBt));
 }
 
-const num = (o: Operand | undefined) => (o?.kind === "number" ? o.value : 0);
+const num = (o: ScanOperand | undefined) => (o?.kind === "number" ? o.value : 0);
 
 /** A form XObject drawn by name (`Do`): its content, matrix and the forms it can draw in turn. */
 type FormSource = (name: string) => { content: Uint8Array; matrix: Matrix; forms: FormSource } | undefined;
@@ -187,9 +187,8 @@ function coverIn(content: Uint8Array, forms: FormSource): string | undefined {
       texts.push({ order: order++, x0: x, y0: y - 0.2 * scale, x1: x + w, y1: y + 0.8 * scale });
       tm = multiply([1, 0, 0, 1, w / (Math.hypot(trm[0], trm[1]) || 1), 0], tm);
     };
-    for (const op of parseContent(content)) {
-      const o = op.operands;
-      switch (op.operator) {
+    scanContent(content, (operator, o) => {
+      switch (operator) {
         case "q":
           saved.push(ctm);
           break;
@@ -215,7 +214,7 @@ function coverIn(content: Uint8Array, forms: FormSource): string | undefined {
           break;
         case "Td":
         case "TD":
-          if (op.operator === "TD") leading = -num(o[1]);
+          if (operator === "TD") leading = -num(o[1]);
           tm = tlm = multiply([1, 0, 0, 1, num(o[0]), num(o[1])], tlm);
           break;
         case "Tm":
@@ -273,7 +272,7 @@ function coverIn(content: Uint8Array, forms: FormSource): string | undefined {
           path = null;
           break;
       }
-    }
+    });
   };
   run(content, IDENTITY, forms, 0);
   for (const box of boxes) {
@@ -302,8 +301,8 @@ function formSource(index: ObjectIndex, resources: Resources): FormSource {
   };
 }
 
-function stringBytes(o: Operand | undefined): number {
-  return o?.kind === "string" ? o.bytes.length : 0;
+function stringBytes(o: ScanOperand | undefined): number {
+  return o?.kind === "string" ? o.length : 0;
 }
 
 function inside(t: Mark, box: Mark): boolean {
