@@ -38,9 +38,11 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
     const words = text.split(" ");
     return { text, words, found: findPhrases(words, v.index) };
   });
+  // A statement prints the same date (and time) on many rows.
+  const dayTime = memo(splitDateTime);
   sectionsOf(r).forEach((s, section) => {
     for (const t of s.transactions) {
-      const [day, time] = splitDateTime(t.date);
+      const [day, time] = dayTime(t.date);
       const { text, words, found } = narrationOf(t.narration);
       rows.push({
         index: rows.length,
