@@ -1,5 +1,5 @@
 import { formatKobo } from "../money.ts";
-import { compareKobo, figure, type Figure, groupBy, median, within } from "./figure.ts";
+import { compareKobo, figure, type Figure, median, within } from "./figure.ts";
 import { partyKey } from "./parties.ts";
 import type { Category, InsightRow } from "./types.ts";
 
@@ -38,17 +38,42 @@ function cadenceOf(list: readonly InsightRow[]): RecurringDebit["cadence"] | und
   return "weekly";
 }
 
+/** The business a rule named, else the party: what a recurring payment is to. */
+const payee = (r: InsightRow): string => (r.entity && !r.entity.endsWith("(unnamed)") ? r.entity : partyKey(r));
+
+/**
+ * Debits grouped by category and payee, in first-seen order: a map per category keyed by the payee
+ * string the rows already hold, so no key is built per row (76,000 on the largest statements).
+ */
+function byPayee(rows: readonly InsightRow[]): [string, InsightRow[]][] {
+  const order: [string, InsightRow[]][] = [];
+  const maps = new Map<Category, Map<string, InsightRow[]>>();
+  for (const r of rows) {
+    if (r.debit <= 0n || NOT_RECURRING.has(r.enrichment.category) || r.enrichment.fee_of !== null) continue;
+    let byKey = maps.get(r.enrichment.category);
+    if (!byKey) maps.set(r.enrichment.category, (byKey = new Map()));
+    const key = payee(r);
+    const list = byKey.get(key);
+    if (list) list.push(r);
+    else {
+      const fresh = [r];
+      byKey.set(key, fresh);
+      order.push([key, fresh]);
+    }
+  }
+  return order;
+}
+
 export function recurringDebits(rows: readonly InsightRow[]): RecurringDebit[] {
-  const debits = rows.filter((r) => r.debit > 0n && !NOT_RECURRING.has(r.enrichment.category) && r.enrichment.fee_of === null);
   const out: RecurringDebit[] = [];
-  for (const [key, group] of groupBy(debits, (r) => `${r.enrichment.category}|${r.entity && !r.entity.endsWith("(unnamed)") ? r.entity : partyKey(r)}`)) {
+  for (const [key, group] of byPayee(rows)) {
     const mid = median(group.map((r) => r.debit), compareKobo);
     const list = group.filter((r) => within(r.debit, mid, AMOUNT_TOLERANCE));
     const cadence = cadenceOf(list);
     if (!cadence) continue;
     const last = list[list.length - 1] as InsightRow;
     out.push({
-      description: last.enrichment.counterparty?.name ?? (last.entity && !last.entity.endsWith("(unnamed)") ? last.entity : key.split("|")[1] ?? ""),
+      description: last.enrichment.counterparty?.name ?? (last.entity && !last.entity.endsWith("(unnamed)") ? last.entity : key),
       category: last.enrichment.category,
       cadence,
       amount: formatKobo(last.debit),
