@@ -16,21 +16,33 @@ export interface Charges {
 
 /** What the bank took (charges) and what it collected for government (levies), debits only. */
 export function charges(rows: readonly InsightRow[], f: CompiledFees): Charges {
-  const debits = rows.filter((r) => r.debit > 0n);
-  const charge = debits.filter((r) => r.enrichment.category === "bank_charge");
-  const levies = debits.filter((r) => r.enrichment.category === "tax_levy");
-  const has = (r: InsightRow, set: Set<string>) => foundAny(r.found, set);
-  const vat = levies.filter((r) => has(r, f.vat));
-  const emtl = levies.filter((r) => !has(r, f.vat) && has(r, f.emtl));
-  const stamp = levies.filter((r) => !has(r, f.vat) && !has(r, f.emtl) && has(r, f.stampDuty));
-  const named = new Set([...vat, ...emtl, ...stamp]);
+  // One pass, in row order (so `total` needs no sort): a levy is VAT, else EMTL, else stamp duty, else other.
+  const total: InsightRow[] = [];
+  const charge: InsightRow[] = [];
+  const levies: InsightRow[] = [];
+  const vat: InsightRow[] = [];
+  const emtl: InsightRow[] = [];
+  const stamp: InsightRow[] = [];
+  const other: InsightRow[] = [];
+  for (const r of rows) {
+    if (r.debit <= 0n) continue;
+    const category = r.enrichment.category;
+    if (category === "bank_charge") {
+      total.push(r);
+      charge.push(r);
+    } else if (category === "tax_levy") {
+      total.push(r);
+      levies.push(r);
+      (foundAny(r.found, f.vat) ? vat : foundAny(r.found, f.emtl) ? emtl : foundAny(r.found, f.stampDuty) ? stamp : other).push(r);
+    }
+  }
   return {
-    total: figure([...charge, ...levies].sort((a, b) => a.index - b.index), "debit"),
+    total: figure(total, "debit"),
     bank_charges: figure(charge, "debit"),
     levies: figure(levies, "debit"),
     vat: figure(vat, "debit"),
     emtl: figure(emtl, "debit"),
     stamp_duty: figure(stamp, "debit"),
-    other_levies: figure(levies.filter((r) => !named.has(r)), "debit"),
+    other_levies: figure(other, "debit"),
   };
 }
