@@ -77,13 +77,13 @@ const TOP = 10;
 /** The parties the most money moved with (in plus out), largest first; only rows whose narration names a party. */
 export function largestCounterparties(rows: readonly InsightRow[]): Counterparty[] {
   const named = rows.filter((r) => r.enrichment.counterparty !== null && (r.credit > 0n || r.debit > 0n));
-  const parties = [...groupBy(named, partyKey).values()].map((list) => {
-    const first = list[0] as InsightRow;
-    const moved = list.reduce((s, r) => s + r.credit + r.debit, 0n);
-    return { moved, party: { name: first.enrichment.counterparty?.name ?? "", bank: list.find((r) => r.enrichment.counterparty?.bank)?.enrichment.counterparty?.bank ?? null, inflow: figure(list.filter((r) => r.credit > 0n), "credit"), outflow: figure(list.filter((r) => r.debit > 0n), "debit") } };
-  });
+  const parties = [...groupBy(named, partyKey).values()].map((list) => ({ list, moved: list.reduce((s, r) => s + r.credit + r.debit, 0n) }));
+  // Figures are made for the TOP parties only (a large statement names thousands).
   return parties
     .sort((a, b) => (a.moved === b.moved ? 0 : a.moved > b.moved ? -1 : 1))
     .slice(0, TOP)
-    .map((p) => p.party);
+    .map(({ list }) => {
+      const first = list[0] as InsightRow;
+      return { name: first.enrichment.counterparty?.name ?? "", bank: list.find((r) => r.enrichment.counterparty?.bank)?.enrichment.counterparty?.bank ?? null, inflow: figure(list.filter((r) => r.credit > 0n), "credit"), outflow: figure(list.filter((r) => r.debit > 0n), "debit") };
+    });
 }
