@@ -33,7 +33,7 @@ export function joinParts(head: HeadPart, tailLines: Line[], tail: string | null
   if (!head.scan || tail === null || !stitchesNothing(acrossCut(head.lines, tailLines))) return { lines, joined: null };
   const sections = splitSections(lines);
   const joined = sections.length === 1 ? joinScans(sections[0]!, head.scan, head.lines.length, tail) : null;
-  return { lines, joined: joined && { scan: joined.scan, headerless: false, readings: joined.readings } };
+  return { lines, joined: joined && { scan: joined, headerless: false } };
 }
 
 /** Lines a date or time piece may run over (layout/stitch.ts: MAX_PIECES + 2 lines on). */

@@ -17,8 +17,6 @@ import type { Line } from "../layout/lines.ts";
 import { type AmountLine, finishScan, newScanState, releaseLetterhead, type RowDraft, type ScanOptions, type ScanState, scanRange, type TableScan } from "../layout/rows.ts";
 import type { Pending } from "../layout/draft.ts";
 import { stitchBrokenDates } from "../layout/stitch.ts";
-import type { RowReading } from "../sections/ledger-rows.ts";
-import { confirmReadings, decodeReadings, encodeReadings, type Prediction, predictReadings } from "./row-readings.ts";
 
 const SECTION: ScanOptions = { oneAccount: true };
 
@@ -35,14 +33,11 @@ interface TailWire {
   labelled: { line: number; rowIndex: number }[];
   headerText: string;
   firstColumns: Column[];
-  /** Each row's reading (row-readings.ts), made here. */
-  readings: ReturnType<typeof encodeReadings>;
 }
 
-/** The first pages' scan, with its rows' readings made while the helper scans. */
+/** The first pages' scan, made while the helper scans. */
 export interface HeadScan {
   state: ScanState;
-  predicted: Prediction[];
 }
 
 /** Stitching (layout/stitch.ts) changes none of the lines: they are read as they were built. */
@@ -75,7 +70,6 @@ export function speculateTail(lines: Line[]): string | null {
     labelled: st.labelled.map((l) => ({ line: at(l.line), rowIndex: l.rowIndex })),
     headerText: st.headerText,
     firstColumns: st.firstColumns,
-    readings: encodeReadings(st.rows),
   };
   return JSON.stringify(wire);
 }
@@ -89,7 +83,7 @@ export function scanHead(lines: Line[]): HeadScan | null {
   if (!stitchesNothing(lines)) return null;
   const st = newScanState();
   if (scanRange(st, lines, 0, lines.length, undefined, SECTION) !== lines.length) return null;
-  return { state: st, predicted: predictReadings(st.rows) };
+  return { state: st };
 }
 
 /**
@@ -104,7 +98,7 @@ export function scanHead(lines: Line[]): HeadScan | null {
  * helper's row numbers are then shifted past the rows before. Null: scan in one pass instead
  * (`head` is then spent).
  */
-export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, tailJson: string): { scan: TableScan; readings: Map<RowDraft, RowReading> } | null {
+export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, tailJson: string): TableScan | null {
   const head = headScan.state;
   const tail = JSON.parse(tailJson) as TailWire;
   if (tail.lineCount !== lines.length - headCount) return null;
@@ -118,10 +112,6 @@ export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, 
   head.firstColumns ??= tail.firstColumns;
   head.headerText += tail.headerText;
   const base = head.rows.length;
-  // Readings of both parts' rows, made from their cells before the parts were joined.
-  const predicted = new Map<RowDraft, Prediction>();
-  headScan.predicted.forEach((p, i) => predicted.set(head.rows[i]!, p));
-  decodeReadings(tail.rows, tail.readings).forEach((p, i) => predicted.set(tail.rows[i]!, p));
   const shift = (n: number) => (n >= 0 ? n + base : n);
   const line = (k: number) => lines[headCount + k]!;
   for (const r of tail.rows) head.rows.push(r);
@@ -129,8 +119,7 @@ export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, 
   for (const k of tail.outside) head.outside.push(line(k));
   for (const p of tail.pendings) head.pendings.push({ ...p, line: line(p.line), prevRow: shift(p.prevRow), carryRow: shift(p.carryRow), nextRow: p.nextRow + base });
   for (const l of tail.labelled) head.labelled.push({ line: line(l.line), rowIndex: l.rowIndex + base });
-  const scan = finishScan(head);
-  return { scan, readings: confirmReadings(predicted) };
+  return finishScan(head);
 }
 
 const sameLabelsAndRoles = (a: Column[], b: Column[]) => a.length === b.length && a.every((c, j) => c.label === b[j]!.label && c.role === b[j]!.role);

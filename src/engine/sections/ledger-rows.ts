@@ -19,10 +19,7 @@ export interface DraftTxn extends LedgerRow {
 
 type Sides = ReturnType<typeof sides>;
 
-/**
- * What a row's own cells read as, whatever the rest of the table says: computed once per row here,
- * or ahead of time on another thread for a row whose cells did not change since (engine/parallel/).
- */
+/** What a row's own cells read as, whatever the rest of the table says: computed once per row. */
 export interface RowReading {
   /** sides(cells, false): see sidesFor. */
   sides: Sides;
@@ -32,9 +29,6 @@ export interface RowReading {
   balance: Kobo | null;
   balanceBefore: Kobo | null;
 }
-
-/** Readings already made, by row (absent rows are read here). */
-export type RowReadings = ReadonlyMap<RowDraft, RowReading>;
 
 const money = (t: string | undefined) => (t && !isEmptyAmount(t) ? parseAmount(t) : null);
 const signedMoney = (t: string | undefined): Kobo | null => {
@@ -65,7 +59,7 @@ export interface KeptRows {
  * without any amount, nor dated totals rows. Throws empty_statement when no row is left.
  * Each row's sides are read once here and kept for the transactions (draftTransactions).
  */
-export function keepTransactionRows(rows: RowDraft[], coverage: number, known?: RowReadings): KeptRows {
+export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRows {
   const kept: KeptRows = { drafts: [], readings: [], openingRowBalances: [], closingRowBalance: null, amountless: [] };
   const text = (r: RowDraft) => `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
   rows.forEach((r, i) => {
@@ -74,7 +68,7 @@ export function keepTransactionRows(rows: RowDraft[], coverage: number, known?: 
       kept.amountless.push(`${r.dateText} ${text(r).trim()}`.trim());
       return;
     }
-    const reading = known?.get(r) ?? readRow(r);
+    const reading = readRow(r);
     const s = reading.sides;
     // Moves no money: both sides empty or zero, whatever the amount column's sign convention.
     const noMovement = s.debit === 0n && s.credit === 0n && (s.unsided === null || s.unsided === 0n);

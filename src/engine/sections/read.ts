@@ -9,7 +9,7 @@ import { formatKobo, type Kobo } from "../money.ts";
 import { type PrintedFigures, reconcile, type Reconciled } from "../reconcile.ts";
 import type { AccountSection, Checks, Transaction } from "../types.ts";
 import { settleVerdict } from "../verdict.ts";
-import { type DraftTxn, draftTransactions, type KeptRows, keepTransactionRows, rowDates, type RowReadings, signedAmountColumn } from "./ledger-rows.ts";
+import { type DraftTxn, draftTransactions, type KeptRows, keepTransactionRows, rowDates, signedAmountColumn } from "./ledger-rows.ts";
 import { type TableFigures, tableFigures } from "./table-figures.ts";
 
 /** One account section's table as the layout stage read it. */
@@ -17,8 +17,6 @@ export interface SectionScan {
   scan: TableScan;
   /** The columns were read from the body: the table prints no headings. */
   headerless: boolean;
-  /** Rows already read on another thread (engine/parallel/row-readings.ts). */
-  readings?: RowReadings;
 }
 
 /** Statement facts are printed on the first pages (header, summary) or the last (totals). */
@@ -60,7 +58,7 @@ export interface ReadSection {
 export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
   const { scan } = s;
   const facts = sectionFacts(scan, ctx.primary);
-  const kept = keepTransactionRows(scan.rows, ctx.coverage, s.readings);
+  const kept = keepTransactionRows(scan.rows, ctx.coverage);
   const dates = rowDates(kept, facts.period);
   const figures = tableFigures(scan.amountLines, scan.rows.length, kept.openingRowBalances[0] ?? null, kept.closingRowBalance);
   const result = reconcileSection(s, kept, dates, figures, facts, ctx);
