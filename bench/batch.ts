@@ -13,8 +13,9 @@
  *     until its result) on a fresh server, three runs, the first cold, each followed by mutool on
  *     the same file; median of the three against mutool's median (0: not measured).
  *
- * Also the server's CPU time per batch (from /proc: less noisy than the wall clock on a shared
- * machine). Every loop is bounded; it talks only to 127.0.0.1.
+ * Also the server's CPU time per batch by kind of thread (from /proc), and mutool's CPU time
+ * against it: both move far less than the wall clock when other work shares the machine. Every
+ * loop is bounded; it talks only to 127.0.0.1.
  */
 import { batchFiles, type BatchFile } from "./lib/corpus.ts";
 import { largeStatement, largeStatementPath, runJob, startBenchServer, threadCpuMs, type BenchServer } from "./lib/loopback.ts";
@@ -121,6 +122,8 @@ export async function measureBatch(log: (k: string, v: string) => void = () => {
   add(`batch, mutool -P${MUTOOL_PARALLEL} (median of ${ROUNDS}, each after one of ours)`, `${f1(theirMs)} ms (runs ${theirs.map((r) => Math.round(r.ms)).join(", ")}), CPU ${f1(median(theirs.map((r) => r.cpuMs)))} ms`);
   const batchRatio = theirMs / oursMs;
   add("batch ratio, ours / mutool throughput (goal: at least 1)", `${f2(batchRatio)} (per round: ${ours.map((r, i) => f2(theirs[i]!.ms / r.ms)).join(", ")})`);
+  // CPU time moves far less than the wall clock when other work shares the machine.
+  add("batch CPU ratio, mutool's CPU time / the server's (steadier on a shared machine)", f2(median(theirs.map((r) => r.cpuMs)) / cpu));
   ours = [];
   if (LARGE_PAGES <= 0) return { rows, batchRatio, largeRatio: Number.NaN };
 
