@@ -248,10 +248,11 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         // A scan read by the OCR pool holds no parse thread: its running place goes to a text parse.
         onOcr: () => ticket.stepAside(),
       });
-      const result = finish ? await finish(parsed) : parsed;
-      // The parse threads are done with it: the next document starts while its use is written
-      // (its key place and upload bytes stay held until the answer, below).
+      // The parse threads are done with it: the next document starts while its use is written and
+      // while its insights, if asked, are made on their own thread (its key place and upload bytes
+      // stay held until the answer, below).
       ticket.stepAside();
+      const result = finish ? await finish(parsed) : parsed;
       // Cancelled while the last task was answering: the owner was told it is cancelled, so it is not counted.
       signal.throwIfAborted();
       // Success is decided here, in the same tick as the check above: from now on a cancel finds the
