@@ -6,8 +6,9 @@
  * guess cannot tell apart (see joinScans), else the whole document is scanned again in one pass.
  * Either way the table is the one scanTable reads from all lines at once.
  *
- * The speculative part crosses threads as JSON text (parsing it is ~4x cheaper than a structured
- * clone of the same rows), with every line it refers to as an index into the helper's lines.
+ * The speculative part crosses threads as JSON text (JSON.parse of 38,000 rows took 22 ms where
+ * a structured clone of them took 93-127 ms), every line it refers to as an index into the
+ * helper's lines.
  * JSON keeps what the scan builds: finite numbers, strings, and row cells whose keys are either
  * absent or read as absent (no stage lists a row's cell keys).
  */
@@ -36,9 +37,7 @@ interface TailWire {
 }
 
 /** The first pages' scan, made while the helper scans. */
-export interface HeadScan {
-  state: ScanState;
-}
+export type HeadScan = ScanState;
 
 /** Stitching (layout/stitch.ts) changes none of the lines: they are read as they were built. */
 export const stitchesNothing = (lines: Line[]): boolean => stitchBrokenDates(lines).every((l, i) => l === lines[i]);
@@ -83,7 +82,7 @@ export function scanHead(lines: Line[]): HeadScan | null {
   if (!stitchesNothing(lines)) return null;
   const st = newScanState();
   if (scanRange(st, lines, 0, lines.length, undefined, SECTION) !== lines.length) return null;
-  return { state: st };
+  return st;
 }
 
 /**
@@ -98,8 +97,7 @@ export function scanHead(lines: Line[]): HeadScan | null {
  * helper's row numbers are then shifted past the rows before. Null: scan in one pass instead
  * (`head` is then spent).
  */
-export function joinScans(lines: Line[], headScan: HeadScan, headCount: number, tailJson: string): TableScan | null {
-  const head = headScan.state;
+export function joinScans(lines: Line[], head: HeadScan, headCount: number, tailJson: string): TableScan | null {
   const tail = JSON.parse(tailJson) as TailWire;
   if (tail.lineCount !== lines.length - headCount) return null;
   const start = headCount + tail.start;
