@@ -52,7 +52,7 @@ function seen(o: Operand): ScanOperand {
   }
 }
 
-const viaLexer = (data: Uint8Array) => parseContent(data).map((op) => [op.operator, op.operands.map(seen)]);
+const viaLexer = (data: Uint8Array): [string, ScanOperand[]][] => parseContent(data).map((op) => [op.operator, op.operands.map(seen)]);
 function viaScan(data: Uint8Array) {
   const ops: [string, ScanOperand[]][] = [];
   scanContent(data, (operator, operands) => ops.push([operator, operands]));
