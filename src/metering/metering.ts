@@ -31,6 +31,14 @@ export const subscriptionInactive = () =>
 // Namespace of the advisory locks that serialize cap checks of one owner (the second key is the owner's hash).
 const CAP_LOCK_NAMESPACE = 5105;
 
+/**
+ * How long a parse's answer waits for its outcome write. A write to a database that is going away
+ * can hang for its whole bound (connect plus statement timeout) instead of failing; the parse is
+ * done and needs no database, so past this the write is left to the background retries
+ * (PendingWrites), which count it exactly once whenever it lands.
+ */
+const OUTCOME_WAIT_MS = 2_000;
+
 const SAMPLE: Admission = { sample: true, succeeded: async () => {}, failed: async () => {} };
 
 /**
@@ -87,12 +95,23 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
       if (finished) return;
       finished = true;
       const at = now();
-      try {
-        await finishReservation(db, id, outcome, at);
-      } catch (e) {
+      const keep = (error: string) => {
         // The parse happened: its outcome is kept and written once the database is back.
-        log?.warn("metering: write failed, retrying in the background", { reservation: id, state: outcome.state, error: String(e instanceof Error ? e.message : e) });
+        log?.warn("metering: write failed, retrying in the background", { reservation: id, state: outcome.state, error });
         pending.add({ id, outcome, at });
+      };
+      const write = finishReservation(db, id, outcome, at);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), OUTCOME_WAIT_MS)));
+      try {
+        if ((await Promise.race([write, late])) !== "late") return;
+        // Still unanswered: the background retry takes over (a late landing makes it a no-op).
+        write.catch(() => {});
+        keep(`no answer within ${OUTCOME_WAIT_MS} ms`);
+      } catch (e) {
+        keep(String(e instanceof Error ? e.message : e));
+      } finally {
+        clearTimeout(timer);
       }
     };
     return {

@@ -42,7 +42,8 @@ describe("PostgreSQL stopped mid-parse", () => {
     const made = await fetch(`${server.url}/v1/keys/test`, { method: "POST", headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ owner }) });
     const { key } = (await made.json()) as { key: string };
     const auth = { authorization: `Bearer ${key}` };
-    const pdf = await makeStatementPdf({ pages: 40 });
+    // Long enough that the parses are still running when the server stops, even on a fast machine.
+    const pdf = await makeStatementPdf({ pages: 120 });
     // Warm the pool so the parses below are running when the database goes.
     await (await fetch(`${server.url}/readyz`)).text();
     for (let i = 0; i < 100 && (await fetch(`${server.url}/readyz`)).status !== 200; i++) await Bun.sleep(100);
@@ -83,7 +84,7 @@ describe("PostgreSQL stopped mid-parse", () => {
       const deadline = Date.now() + 10_000;
       const done = await Promise.race([Promise.all(parses), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
       expect(done).toBeDefined();
-      for (const p of done!) expect(p).toEqual({ status: 200, rows: 40 * 22 });
+      for (const p of done!) expect(p).toEqual({ status: 200, rows: 120 * 22 });
     } finally {
       await startPostgres();
     }
