@@ -20,6 +20,7 @@ import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
 import { responseJson } from "../src/engine/response-json.ts";
+import { answerWithInsights } from "../src/output/insights-inline.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
 import { assembleOrScanPages, lineTexts } from "../src/engine/ocr/decide.ts";
@@ -70,8 +71,21 @@ function overHeapLimit(): boolean {
  */
 const ownCopy = (doc: DocumentInput): Uint8Array => new Uint8Array(doc.bytes).slice();
 
-const serialise = (response: ParseResponse, csv: boolean): Parsed =>
-  csv ? { json: responseJson(response), csv: toCsv(response) } : { json: responseJson(response) };
+/**
+ * The answer's text. With insights, they are made here from the response's objects
+ * (src/output/insights-inline.ts): no second JSON parse on the insights thread. Should they fail,
+ * the plain answer goes back without the `insights` mark and the caller makes them on their thread.
+ */
+function serialise(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Parsed {
+  if (insights) {
+    try {
+      return { ...answerWithInsights(response, csv), insights: true };
+    } catch (e) {
+      console.error("parse worker: insights:", e instanceof Error ? (e.stack ?? e.message) : e);
+    }
+  }
+  return csv ? { json: responseJson(response), csv: toCsv(response) } : { json: responseJson(response) };
+}
 
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;
@@ -87,7 +101,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
     extractor,
     onProgress: (progress) => post(port, { type: "progress", progress }),
   });
-  return { parsed: serialise(response, task.csv) };
+  return { parsed: serialise(response, task) };
 }
 
 /**
@@ -100,7 +114,7 @@ async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOu
 async function splitAndAssemble(
   bytes: Uint8Array,
   split: { above: number; workers: number },
-  { doc, port, csv }: Extract<WorkerTask, { op: "parse" }>,
+  { doc, port, csv, insights }: Extract<WorkerTask, { op: "parse" }>,
 ): Promise<TaskOutputs["parse"] | null> {
   if (sniff(bytes) !== "pdf") return null;
   // The password lets the guard decrypt and measure an encrypted document's streams too.
@@ -145,7 +159,7 @@ async function splitAndAssemble(
   const texts = lineTexts(blocks.flatMap((b) => b.lines));
   const assemble = () => assembleBlocks(blocks.splice(0), hasText, pdf.pageCount, { producer, documentFacts, bank: doc.bank, head, tail });
   const response = await assembleOrScanPages(assemble, texts, pdf.pageCount, bytes, doc.password);
-  const parsed = serialise(response, csv);
+  const parsed = serialise(response, { csv, insights });
   post(port, { type: "progress", progress: { stage: "assemble", current: 1, total: 1 } });
   return { parsed };
 }

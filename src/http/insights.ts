@@ -5,11 +5,12 @@ import { RequestValidationError } from "./errors.ts";
 
 /**
  * `?include=insights` (docs/insights.md): the parse with `enrichment` on every transaction and
- * `insights` at the top level, or the CSV / XLSX with category and counterparty columns. The
- * insights are made here, at the HTTP edge, from the ParseResponse JSON the workers answered or
- * the job kept: read time, so a kept result is never parsed again and the kept JSON stays the
- * spec's (the engine's insight functions are pure; src/engine/insights/). They are made on a
- * thread of their own (src/output/insights-pool.ts): seconds of CPU on the largest statements.
+ * `insights` at the top level, or the CSV / XLSX with category and counterparty columns. Asked at
+ * submit (POST /v1/parse, a job created with it), the parse worker writes its answer with them
+ * (src/output/insights-inline.ts; the result is marked `insights`). Otherwise (a plain job's result
+ * read with them, a scan read by OCR, the canned sample) they are made here from the kept
+ * ParseResponse JSON, never by parsing the PDF again, on a thread of their own
+ * (src/output/insights-pool.ts): a few hundred ms of CPU on the largest statements.
  */
 
 export const INCLUDE_VALUES = ["insights"] as const;
@@ -45,30 +46,27 @@ export const redactWithInsights = () =>
  */
 export async function insightsAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
-  // A job made with include=insights kept its result with them (withInsightsKept): its own format is that result.
-  if (enriched.has(outcome) && (format === "json" || format === outcome.kind)) return format === "json" && outcome.kind === "csv" ? { kind: "json", json: outcome.json } : outcome;
+  // Made with its insights (by the worker, or withInsightsKept): in its own format that result is the answer.
+  if (outcome.insights && (format === "json" || format === outcome.kind)) return format === "json" && outcome.kind === "csv" ? { kind: "json", json: outcome.json } : outcome;
   return keptBeside(outcome, `insights:${format}`, () => insightsOffThread(outcome.json, format));
 }
 
-/** Results that already carry enrichment and insights (their JSON is the enriched response). */
-const enriched = new WeakSet<DocumentResult>();
-
 /**
  * For a job created with include=insights (src/jobs/service.ts SubmitOptions.finish): its parse
- * with enrichment and insights, made as the job ends and kept as its result, so the SSE `result`
- * event, the snapshot's `result` and the result endpoint all carry them and none makes them again.
- * A json or xlsx job keeps the enriched JSON (the workbook is made from it on read), a csv job the
- * enriched JSON and the CSV with category and counterparty columns. Should the insights fail, the
- * plain parse is kept and the result endpoint makes them on read, as for any job.
+ * with enrichment and insights, kept as its result, so the SSE `result` event, the snapshot's
+ * `result` and the result endpoint all carry them and none makes them again. The parse worker
+ * normally made them already (the result is then kept as it is); a scan read by OCR comes back
+ * plain and gets them here, on the insights thread. A json or xlsx job keeps the enriched JSON (the
+ * workbook is made from it on read), a csv job the enriched JSON and the CSV with category and
+ * counterparty columns. Should the insights fail, the plain parse is kept and the result endpoint
+ * makes them on read, as for any job.
  */
 export async function withInsightsKept(parsed: DocumentResult): Promise<DocumentResult> {
-  if (parsed.kind === "redact") return parsed;
+  if (parsed.kind === "redact" || parsed.insights) return parsed;
   try {
     const made = await insightsOffThread(parsed.json, parsed.kind);
     if (made.kind === "xlsx") return parsed;
-    const kept: DocumentResult = made.kind === "csv" ? { kind: "csv", json: made.json, csv: made.csv } : { kind: "json", json: made.json };
-    enriched.add(kept);
-    return kept;
+    return made.kind === "csv" ? { kind: "csv", json: made.json, csv: made.csv, insights: true } : { kind: "json", json: made.json, insights: true };
   } catch {
     return parsed;
   }

@@ -103,6 +103,8 @@ export const jobRoutes = (deps: JobsDeps) => {
           upload.hold?.release();
           throw redactWithInsights();
         }
+        // The parse worker makes them with the parse (docs/insights.md; not with REDIS_URL: made on read there).
+        if (insights) upload.insights = true;
         const id = newId("job");
         let listed = false;
         let idem: Awaited<ReturnType<typeof claim>> | undefined;

@@ -112,12 +112,14 @@ export const parseRoutes = (deps: ParseDeps) =>
           upload.hold?.release();
           throw redactWithInsights();
         }
+        // The worker makes them with the parse (docs/insights.md); the flag is part of the Idempotency-Key's request.
+        if (insights) upload.insights = true;
         const key = idempotencyKey(request, upload);
         const { result, sample, replayed } = key === undefined ? { ...(await deps.parser.parseNow(caller, upload, request)), replayed: false } : await parseIdempotent(deps, caller, upload, request, key);
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
         if (sample) headers["x-sample"] = "true";
         if (replayed) headers[REPLAYED_HEADER] = "true";
-        // Insights are made here from the workers' JSON (docs/insights.md), as the workbook is.
+        // Made by the worker (its answer is returned as it is), else here from its JSON (a scan read by OCR, the sample).
         if (insights) return resultResponse((await insightsAs(result, upload.kind as ParseFormat)) ?? result, headers);
         // The workers answer JSON for an xlsx parse; the workbook is made from it here.
         return resultResponse(upload.kind === "xlsx" ? ((await resultAs(result, "xlsx")) ?? result) : result, headers);

@@ -11,12 +11,14 @@ export interface DocumentRequest {
   doc: DocumentInput;
   /** False: a scan is refused (scanned_document) rather than read by OCR (the `ocr=off` form field). */
   ocr?: boolean;
+  /** include=insights asked at submit: the worker writes the answer with them (a scan read by OCR comes back plain). */
+  insights?: boolean;
 }
 
 export type DocumentResult =
-  /** `json` is the ParseResponse as serialised in the worker. */
-  | { kind: "json"; json: string }
-  | { kind: "csv"; json: string; csv: string }
+  /** `json` is the ParseResponse as serialised in the worker; `insights`: it (and the CSV) carry enrichment and insights. */
+  | { kind: "json"; json: string; insights?: true }
+  | { kind: "csv"; json: string; csv: string; insights?: true }
   | { kind: "redact"; bytes: Uint8Array<ArrayBuffer>; contentType: string; redactions: number };
 
 export interface RunnerContext {
@@ -66,7 +68,7 @@ export async function runDocument(ctx: RunnerContext, req: DocumentRequest, hook
   }
 }
 
-async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hooks: RunHooks, abort: AbortController, extendTimeout: (ms: number) => void): Promise<DocumentResult> {
+async function run(ctx: RunnerContext, { kind, doc, ocr, insights }: DocumentRequest, hooks: RunHooks, abort: AbortController, extendTimeout: (ms: number) => void): Promise<DocumentResult> {
   const { pool } = ctx;
   const signal = abort.signal;
   if (kind === "redact") {
@@ -104,7 +106,7 @@ async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hook
   };
   const first = await pool
     .run(
-      { op: "parse", doc, csv, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
+      { op: "parse", doc, csv, insights: insights === true, split: workers > 1 ? { above: SPLIT_ABOVE_PAGES, workers } : null },
       {
         signal,
         onMessage: (m, reply) => {
@@ -136,8 +138,9 @@ async function run(ctx: RunnerContext, { kind, doc, ocr }: DocumentRequest, hook
     return csv ? { kind: "csv", json: out.json, csv: out.csv ?? "" } : { kind: "json", json: out.json };
   }
   const parsed = first.parsed;
-  if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "" };
-  return { kind: "json", json: parsed.json };
+  const made = parsed.insights ? { insights: true as const } : {};
+  if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "", ...made };
+  return { kind: "json", json: parsed.json, ...made };
 }
 
 const SCANNED: unique symbol = Symbol("scanned");

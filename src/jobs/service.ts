@@ -33,6 +33,8 @@ export interface Upload {
   callbackUrl?: string;
   /** False when the caller sent `ocr=off`: a scan is refused instead of read by OCR. */
   ocr?: boolean;
+  /** include=insights: the parse worker writes the answer with enrichment and insights (docs/insights.md). */
+  insights?: boolean;
 }
 
 /** What a job is created with besides its upload. */
@@ -241,7 +243,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       startedAt = performance.now();
       onStart?.();
       const doc = { bytes: share(upload.bytes), password: upload.password, bank: upload.bank, limits };
-      const parsed = await runDocument(ctx, { kind: upload.kind, doc, ocr: upload.ocr !== false }, {
+      const parsed = await runDocument(ctx, { kind: upload.kind, doc, ocr: upload.ocr !== false, insights: upload.insights === true }, {
         ...hooks,
         signal,
         onRange: (r) => log.debug("pages read", { first: r.first, last: r.last, thread: r.threadId }),
@@ -249,7 +251,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         onOcr: () => ticket.stepAside(),
       });
       // The parse threads are done with it: the next document starts while its use is written and
-      // while its insights, if asked, are made on their own thread (its key place and upload bytes
+      // while its insights, if asked and not made by the worker, are made on their own thread (its key place and upload bytes
       // stay held until the answer, below).
       ticket.stepAside();
       const result = finish ? await finish(parsed) : parsed;

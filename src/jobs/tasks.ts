@@ -35,8 +35,10 @@ export type WorkerTask =
    * the helper tasks at once), reads pages from the front of the shared claims
    * (src/jobs/claims.ts) while the helpers read from the back, asks for the helpers' pages
    * (`want-parts`) once every page is claimed, and assembles the statement itself.
+   * With `insights`, the answer is written with enrichment and insights (docs/insights.md), made
+   * here from the parse's objects rather than from its JSON on another thread.
    */
-  | { op: "parse"; doc: DocumentInput; csv: boolean; split: { above: number; workers: number } | null; port: MessagePort }
+  | { op: "parse"; doc: DocumentInput; csv: boolean; insights?: boolean; split: { above: number; workers: number } | null; port: MessagePort }
   /**
    * Reads pages claimed from the back of `claims` until every page is claimed; `update` is the
    * plan's page-tree update, appended to this task's copy of the upload.
@@ -54,6 +56,8 @@ export interface Parsed {
   json: string;
   /** Present when the task asked for CSV. */
   csv?: string;
+  /** The JSON (and CSV) carry enrichment and insights; absent when the task did not ask or they could not be made. */
+  insights?: true;
 }
 
 export interface SplitPlan {
