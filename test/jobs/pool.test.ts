@@ -8,7 +8,7 @@ import { CLAIM_PAGES, createClaims, type PageBlock, PageClaims } from "../../src
 import { helperCount, orderBlocks } from "../../src/jobs/planner.ts";
 import { createWorkerPool, type RunOptions, type TaskInput, type WorkerPool } from "../../src/jobs/pool.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
-import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS, type PagesOutput } from "../../src/jobs/tasks.ts";
+import { type DocumentInput, HEAP_CHECK_EVERY, HEAP_CHECK_IDLE_MS, type PagesOutput, type PortReply } from "../../src/jobs/tasks.ts";
 import { makeStatementPdf } from "./support/statement-pdf.ts";
 
 const share = (bytes: Uint8Array): SharedArrayBuffer => {
@@ -123,12 +123,21 @@ describe("worker pool with the real engine", () => {
 
   type Timing = "queued helper" | "running helper" | "finished helper";
   /**
+   * The real worker, its planning tasks held after posting their split plan until told to go
+   * (support/held-split.worker.ts): a running helper is then sure to claim pages, where on a
+   * loaded machine the planning task could otherwise claim them all before the helper's thread ran.
+   */
+  const held = createWorkerPool({ threads: 2, filename: new URL("./support/held-split.worker.ts", import.meta.url).href });
+  afterAll(() => held.destroy());
+  /**
    * The pool as the runner sees it, with the timing of one split document under the test's
    * control, relative to the planning task asking for the helper's pages (`want-parts`): the
    * helper "queued" (not started until then), "running" (started, its result held until then) or
-   * "finished" (the question held until it is in). Records the ops that ran and the helper's output.
+   * "finished" (the question held until it is in). The planning task reads on once the helper
+   * has read a page (queued: at once). Records the ops that ran and the helper's output.
    */
   function timedPool(timing: Timing): WorkerPool & { ops: string[]; helpers: Promise<PagesOutput>[] } {
+    const pool = held;
     const ops: string[] = [];
     const helpers: Promise<PagesOutput>[] = [];
     const gate = () => {
@@ -157,6 +166,13 @@ describe("worker pool with the real engine", () => {
         return pool.run(task, {
           ...options,
           onMessage: (m, reply) => {
+            if (m.type === "split") {
+              onMessage?.(m, reply);
+              const go = () => reply({ type: "go" } as unknown as PortReply);
+              if (timing === "queued helper") go();
+              else void started.opened.then(go);
+              return;
+            }
             if (m.type !== "want-parts") return onMessage?.(m, reply);
             const ask = () => (onMessage?.(m, reply), asked.open());
             // Sleeps: the runner's own .then()s on a finished helper run first.
