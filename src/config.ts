@@ -76,6 +76,8 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_S: int(0).default(30),
   /** Recycle a worker whose heap (Bun's heapUsed, PDFium's WebAssembly memory included) exceeds this many MiB after a task. */
   WORKER_MAX_HEAP_MB: int(64).default(256),
+  /** Each parse worker parses a small made-up statement a few times before it reports ready, so the first upload does not pay for compiling the engine (docs/operations.md, Start-up). */
+  WORKER_WARMUP: bool.default(true),
   /** PDF text extractor of the parse workers: pdfium (WebAssembly, faster) or pdfjs. Redaction always re-reads with pdf.js. */
   PDF_EXTRACTOR: z.enum(PDF_EXTRACTORS).default(DEFAULT_PDF_EXTRACTOR),
   /** OCR threads for scanned PDFs (their own pool, so text parses keep their speed); 0 turns OCR off (scans get scanned_document). Each holds ~75 MB of wasm and model while in use. */

@@ -4,7 +4,7 @@
  * src/errors.ts) and, when it has a progress port, posts `end` before returning.
  */
 import type { MessagePort } from "node:worker_threads";
-import { threadId } from "node:worker_threads";
+import { MessageChannel, threadId } from "node:worker_threads";
 import { workerData } from "piscina";
 import { assembleLines } from "../src/engine/assemble.ts";
 import { assembleParts } from "../src/engine/parallel/assemble-parts.ts";
@@ -27,6 +27,7 @@ import { assembleOrScanPages, lineTexts } from "../src/engine/ocr/decide.ts";
 import { createClaims, type PageBlock, PageClaims } from "../src/jobs/claims.ts";
 import { decodeLines, LinesEncoder } from "../src/jobs/lines-wire.ts";
 import { helperCount, orderBlocks } from "../src/jobs/planner.ts";
+import { warmUp, type WarmupReport } from "../src/jobs/warmup.ts";
 import {
   type DocumentInput,
   type PagesOutput,
@@ -45,7 +46,7 @@ import {
 
 const post = (port: MessagePort, m: PortMessage) => port.postMessage(m);
 
-const { maxHeapBytes, extractor = DEFAULT_PDF_EXTRACTOR } = ((workerData as ParseWorkerData | undefined) ?? { maxHeapBytes: 0 });
+const { maxHeapBytes, extractor = DEFAULT_PDF_EXTRACTOR, warmup = false } = ((workerData as ParseWorkerData | undefined) ?? { maxHeapBytes: 0 });
 const instance = Math.random().toString(36).slice(2, 10);
 let retiring = false;
 
@@ -59,11 +60,12 @@ let retiring = false;
  * it is a floor instead, should a runtime stop counting it.
  */
 function overHeapLimit(): boolean {
-  const used = () => Math.max(process.memoryUsage().heapUsed, pdfiumMemoryBytes());
-  if (maxHeapBytes <= 0 || used() <= maxHeapBytes) return false;
+  if (maxHeapBytes <= 0 || heapBytes() <= maxHeapBytes) return false;
   Bun.gc(true);
-  return used() > maxHeapBytes;
+  return heapBytes() > maxHeapBytes;
 }
+
+const heapBytes = () => Math.max(process.memoryUsage().heapUsed, pdfiumMemoryBytes());
 
 /**
  * The engine may hand the bytes to pdf.js, which can detach or keep them; one private copy per
@@ -309,7 +311,7 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
       // PDFium's module is compiled once per thread (~0.1 s): a ready worker has it, so a helper's
       // first document does not start that much behind its planning task.
       if (extractor === "pdfium") await pdfium();
-      return { threadId, instance };
+      return { threadId, instance, warmup: await warming };
     case "parse":
       return parse(task);
     case "pages":
@@ -318,6 +320,40 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
       return redact(task);
   }
 }
+
+/**
+ * One warm-up round (src/jobs/warmup.ts) through this worker's own task code: the document parsed
+ * whole with its JSON and CSV, then its pages read as a split's helper reads them (claims from the
+ * back, lines encoded for the wire, the last pages' table scan) and decoded as the planning task
+ * decodes them. Progress goes to a port nobody listens on.
+ */
+async function warmupRound(bytes: Uint8Array, pageCount: number): Promise<void> {
+  const shared = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(shared).set(bytes);
+  const doc: DocumentInput = { bytes: shared, limits: { maxPages: 100, maxXlsxRows: 1000, maxXlsxInflatedBytes: 1 << 24 } };
+  const channel = new MessageChannel();
+  try {
+    await parse({ op: "parse", doc, csv: true, split: null, port: channel.port2 });
+    const out = await pages({ op: "pages", doc, claims: createClaims(pageCount, 1), port: channel.port2 });
+    decodeLines(out.lines);
+  } finally {
+    channel.port1.close();
+    channel.port2.close();
+  }
+  closeDeferred();
+}
+
+/**
+ * Started with the thread, awaited by every task (the ping answers with it): no document shares
+ * the thread with the warm-up. Its garbage is collected before the first task, so the heap check
+ * after that task (WORKER_MAX_HEAP_MB) does not see it.
+ */
+const warming: Promise<WarmupReport | null> = warmup
+  ? warmUp(warmupRound).then((report) => {
+      Bun.gc(true);
+      return { ...report, heapBytes: heapBytes() };
+    })
+  : Promise.resolve(null);
 
 /**
  * Documents of a split parse, closed once the task has answered: closing a 2,000-page document
@@ -339,6 +375,7 @@ const checkHeap = () => {
 };
 
 export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
+  await warming;
   clearTimeout(heapCheck);
   // A check that is due but lost the race with this task's arrival runs now, before it.
   if (uncheckedTasks >= HEAP_CHECK_EVERY) checkHeap();

@@ -35,6 +35,8 @@ export interface PoolOptions {
   maxHeapMb?: number;
   /** PDF text extractor of the workers (PDF_EXTRACTOR; unset: the engine's default). */
   extractor?: PdfExtractorName;
+  /** Each worker warms its engine before answering its first ping (WORKER_WARMUP; unset: no warm-up). */
+  warmup?: boolean;
   /** A worker failed outside any task (e.g. could not load); Piscina replaces it. */
   onError?: (e: unknown) => void;
   /** Worker module; tests pass a different one to crash a worker on purpose. */
@@ -53,8 +55,8 @@ const PORT_OPS = new Set<WorkerTask["op"]>(["parse", "pages"]);
 const RECYCLE_RETRIES = 3;
 const RECYCLED = new RegExp(`exited with code: ${RECYCLE_EXIT_CODE}$`);
 
-export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, extractor, onError = () => {} }: PoolOptions): WorkerPool {
-  const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024, ...(extractor ? { extractor } : {}) };
+export function createWorkerPool({ threads, filename = DEFAULT_WORKER, maxHeapMb = 0, extractor, warmup = false, onError = () => {} }: PoolOptions): WorkerPool {
+  const workerData: ParseWorkerData = { maxHeapBytes: maxHeapMb * 1024 * 1024, ...(extractor ? { extractor } : {}), warmup };
   // Atomics off: with them Piscina parks an idle thread in Atomics.wait, so nothing a worker
   // schedules after answering (its heap check, src/workers/parse.worker.ts) runs until the next
   // task arrives, and then runs in front of it. Tasks here are long enough that message passing

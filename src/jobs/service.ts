@@ -147,6 +147,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     filename: workerFilename,
     maxHeapMb: config.WORKER_MAX_HEAP_MB,
     extractor: config.PDF_EXTRACTOR,
+    warmup: config.WORKER_WARMUP,
     onError: (e) => log.error("parse worker error", { error: String(e instanceof Error ? (e.stack ?? e.message) : e) }),
   });
   const gate = new DocumentGate({

@@ -5,6 +5,7 @@ import type { EngineLimits, Progress } from "../engine/types.ts";
 import type { PdfExtractorName } from "../engine/pdf/extractor-name.ts";
 import type { PageBlock } from "./claims.ts";
 import type { LinesWire } from "./lines-wire.ts";
+import type { WarmupReport } from "./warmup.ts";
 
 /**
  * The messages that cross the thread boundary between the main thread and a parse worker. Only
@@ -120,11 +121,13 @@ export interface ParseWorkerData {
   maxHeapBytes: number;
   /** PDF text extractor (PDF_EXTRACTOR); absent: the engine's default. */
   extractor?: PdfExtractorName;
+  /** Warm the engine before answering the first ping (WORKER_WARMUP, src/jobs/warmup.ts); absent: no warm-up. */
+  warmup?: boolean;
 }
 
 export interface TaskOutputs {
   /** `instance` is random per worker start (thread ids can be reused by a replacement). */
-  ping: { threadId: number; instance: string };
+  ping: { threadId: number; instance: string; /** Null when the worker was started without warm-up. */ warmup: WarmupReport | null };
   parse: ParseOutput;
   pages: PagesOutput;
   redact: RedactOutput;

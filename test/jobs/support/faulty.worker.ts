@@ -10,5 +10,5 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
     if (task.doc.bank === "crash") process.exit(7);
     if (task.doc.bank === "hang") for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   }
-  return { ok: true, value: { threadId, instance: String(threadId) } };
+  return { ok: true, value: { threadId, instance: String(threadId), warmup: null } };
 }
