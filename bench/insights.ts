@@ -8,12 +8,15 @@
  *       with include=insights;
  *   (b) GET /v1/parse/jobs/{id}/result?include=insights of a finished plain job: the first read
  *       (the insights are made) and the next ones (kept beside the result), against the plain GET.
- * Also, in this process, the insights alone and the edge's work (JSON.parse, insights, responseJson).
+ * Also, in this process, the insights alone, the insights thread's work on a kept JSON
+ * (JSON.parse, insights, responseJson) and what the parse worker adds when insights are asked at
+ * submit (src/output/insights-inline.ts against the plain responseJson it replaces).
  * The issue's bar: each path adds at most 10% to the parse time (the plain parse's median).
  * Results go to docs/insights.md. Talks only to 127.0.0.1.
  */
 import { analyse, withInsights } from "../src/engine/insights/index.ts";
 import { responseJson } from "../src/engine/response-json.ts";
+import { answerWithInsights } from "../src/output/insights-inline.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -49,9 +52,9 @@ async function job(url: string, key: string, bytes: Uint8Array, insights: boolea
   if (created.status !== 202) throw new Error(`job refused: ${created.status} ${await created.text()}`);
   const { job_id } = (await created.json()) as { job_id: string };
   for (;;) {
-    const snap = (await (await fetch(`${url}/v1/parse/jobs/${job_id}`, { headers: auth })).json()) as { state: string; error?: string };
+    const snap = await snapshotState(`${url}/v1/parse/jobs/${job_id}`, auth);
     if (snap.state === "done") break;
-    if (snap.state === "failed") throw new Error(`job failed: ${snap.error}`);
+    if (snap.state === "failed") throw new Error(`job failed: ${snap.head}`);
     await Bun.sleep(100);
   }
   const done = performance.now() - t0;
@@ -61,6 +64,25 @@ async function job(url: string, key: string, bytes: Uint8Array, insights: boolea
   // Read now: the next job of this key's owner may push this one's result out (JOB_CACHE_OWNER_MAX_BYTES).
   await after?.(`${url}/v1/parse/jobs/${job_id}/result`);
   return { id: job_id, done, total, cpu };
+}
+
+/**
+ * A job's state from the head of its snapshot: a done job's snapshot ends with its whole result
+ * (59 MB with insights), which this process would otherwise read and JSON-parse on every poll's
+ * last answer, timing its own work (more for the larger enriched answer) rather than the server's.
+ */
+async function snapshotState(url: string, headers: Record<string, string>): Promise<{ state: string; head: string }> {
+  const res = await fetch(url, { headers });
+  const reader = res.body!.getReader();
+  let head = "";
+  const decoder = new TextDecoder();
+  while (head.length < 4096) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    head += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return { state: /"state":"(\w+)"/.exec(head)?.[1] ?? "", head: head.slice(0, 500) };
 }
 
 /** The server's process id, from the socket listening on its port. */
@@ -101,6 +123,8 @@ try {
   const laterGet: number[] = [];
   const analyseMs: number[] = [];
   const edgeMs: number[] = [];
+  const inWorkerMs: number[] = [];
+  const plainJsonMs: number[] = [];
   let sizes = { plain: 0, insights: 0 };
   const cpu = { plainSync: [] as number[], insightsSync: [] as number[], plainJob: [] as number[], insightsJob: [] as number[], plainGet: [] as number[], firstGet: [] as number[], laterGet: [] as number[] };
   const cpuGet = (url: string, into: number[], wall: number[]) => {
@@ -145,6 +169,9 @@ try {
   for (let k = 0; k < 3; k++) {
     analyseMs.push(timed(() => analyse(parsed)));
     edgeMs.push(timed(() => responseJson(withInsights(JSON.parse(kept) as ParseResponse) as unknown as ParseResponse)));
+    // Alternating: the worker's plain answer, then its answer with insights, from the same objects.
+    plainJsonMs.push(timed(() => responseJson(parsed)));
+    inWorkerMs.push(timed(() => answerWithInsights(parsed, false)));
   }
   const parseMs = median(plainSync);
   const pct = (ms: number) => `${((ms / parseMs) * 100).toFixed(1)}%`;
@@ -159,6 +186,7 @@ try {
   console.log(`  job + GET: plain ${c(cpu.plainJob)}, with insights ${c(cpu.insightsJob)}, added ${ms(median(cpu.insightsJob) - median(cpu.plainJob))}`);
   console.log(`  GET result: plain ${c(cpu.plainGet)}, include=insights first ${c(cpu.firstGet)}, later ${c(cpu.laterGet)}`);
   console.log(`in process: insights alone [${list(analyseMs)}] ms; edge (JSON.parse + insights + responseJson) [${list(edgeMs)}] ms`);
+  console.log(`in process, the parse worker's last step: plain responseJson [${list(plainJsonMs)}] ms, with insights (answerWithInsights) [${list(inWorkerMs)}] ms, added median ${ms(median(inWorkerMs) - median(plainJsonMs))}`);
 } finally {
   await server.stop();
 }
