@@ -311,6 +311,7 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
       // PDFium's module is compiled once per thread (~0.1 s): a ready worker has it, so a helper's
       // first document does not start that much behind its planning task.
       if (extractor === "pdfium") await pdfium();
+      warming ??= warmup ? warmUpThenCollect() : Promise.resolve(null);
       return { threadId, instance, warmup: await warming };
     case "parse":
       return parse(task);
@@ -344,16 +345,19 @@ async function warmupRound(bytes: Uint8Array, pageCount: number): Promise<void> 
 }
 
 /**
- * Started with the thread, awaited by every task (the ping answers with it): no document shares
- * the thread with the warm-up. Its garbage is collected before the first task, so the heap check
- * after that task (WORKER_MAX_HEAP_MB) does not see it.
+ * Run by a worker's first ping (the readiness probe pings each worker as the pool starts), so the
+ * warm-up is done before the worker reports ready. A worker started later to replace one (heap
+ * limit, crash) gets a real document first and warms on it instead: a warm-up in front of a
+ * waiting document would cost it more than a cold start does, unless the document is large. Its
+ * garbage is collected before the next task, so the heap check after that task (WORKER_MAX_HEAP_MB)
+ * does not see it.
  */
-const warming: Promise<WarmupReport | null> = warmup
-  ? warmUp(warmupRound).then((report) => {
-      Bun.gc(true);
-      return { ...report, heapBytes: heapBytes() };
-    })
-  : Promise.resolve(null);
+let warming: Promise<WarmupReport | null> | undefined;
+async function warmUpThenCollect(): Promise<WarmupReport> {
+  const report = await warmUp(warmupRound);
+  Bun.gc(true);
+  return { ...report, heapBytes: heapBytes() };
+}
 
 /**
  * Documents of a split parse, closed once the task has answered: closing a 2,000-page document
@@ -375,7 +379,6 @@ const checkHeap = () => {
 };
 
 export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
-  await warming;
   clearTimeout(heapCheck);
   // A check that is due but lost the race with this task's arrival runs now, before it.
   if (uncheckedTasks >= HEAP_CHECK_EVERY) checkHeap();

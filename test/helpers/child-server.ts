@@ -34,7 +34,8 @@ export interface ChildStart {
 
 export function spawnServer(env: Record<string, string>): ChildStart {
   const proc = Bun.spawn([process.execPath, MAIN], {
-    env: { PATH: process.env.PATH ?? "", TZ: "UTC", HOST: "127.0.0.1", PORT: "0", ADMIN_TOKEN, WORKERS: "1", LOG_LEVEL: "info", ...env },
+    // WORKER_WARMUP off as in test/helpers/server.ts; a test's env can turn it back on.
+    env: { PATH: process.env.PATH ?? "", TZ: "UTC", HOST: "127.0.0.1", PORT: "0", ADMIN_TOKEN, WORKERS: "1", LOG_LEVEL: "info", WORKER_WARMUP: "false", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -57,7 +57,9 @@ function reportSwallowedViolations(): void {
  * the file's tests. Pass config overrides as environment-style strings (e.g. { MAX_PAGES: "5" }).
  */
 export async function startTestServer(overrides: Partial<Record<keyof Config, string>> = {}, options: TestServerOptions = {}): Promise<TestServer> {
-  const config = loadConfig({}, { PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN, WORKERS: "2", LOG_LEVEL: "silent", ...overrides });
+  // No worker warm-up (it adds seconds of CPU to every start, and a parse sent at once would queue
+  // behind it); test/jobs/warmup.test.ts tests it. An override turns it back on.
+  const config = loadConfig({}, { PORT: "0", HOST: "127.0.0.1", ADMIN_TOKEN, WORKERS: "2", LOG_LEVEL: "silent", WORKER_WARMUP: "false", ...overrides });
   const server = await startServer({ config, db: await sharedDb(), log: options.log ?? createLogger(config.LOG_LEVEL) });
   afterAll(() => server.stop());
   afterAll(reportSwallowedViolations);

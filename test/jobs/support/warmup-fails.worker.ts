@@ -1,7 +1,7 @@
 /**
  * The real parse worker with its warm-up made to fail: pdf-lib's PDFDocument.create, which only
- * the warm-up document's generator calls in a parse worker, throws in this thread. Patched before
- * the worker module loads, since the warm-up starts with the thread.
+ * the warm-up document's generator calls in a parse worker, throws in this thread (patched before
+ * the worker module is loaded, so nothing in it runs unpatched).
  */
 import { PDFDocument } from "pdf-lib";
 
