@@ -324,17 +324,20 @@ async function run(task: WorkerTask): Promise<TaskOutputs[keyof TaskOutputs]> {
 
 /**
  * One warm-up round (src/jobs/warmup.ts) through this worker's own task code: the document parsed
- * whole with its JSON and CSV, then its pages read as a split's helper reads them (claims from the
+ * whole with its JSON and CSV (with insights every other round), then its pages read as a split's helper reads them (claims from the
  * back, lines encoded for the wire, the last pages' table scan) and decoded as the planning task
  * decodes them. Progress goes to a port nobody listens on.
  */
+let warmupRounds = 0;
 async function warmupRound(bytes: Uint8Array, pageCount: number): Promise<void> {
   const shared = new SharedArrayBuffer(bytes.byteLength);
   new Uint8Array(shared).set(bytes);
   const doc: DocumentInput = { bytes: shared, limits: { maxPages: 100, maxXlsxRows: 1000, maxXlsxInflatedBytes: 1 << 24 } };
   const channel = new MessageChannel();
   try {
-    await parse({ op: "parse", doc, csv: true, split: null, port: channel.port2 });
+    // Every other round asks for insights too: they run in this worker when asked at submit, and
+    // their first run here cost 290-430 ms cold (docs/insights.md).
+    await parse({ op: "parse", doc, csv: true, split: null, port: channel.port2, insights: warmupRounds++ % 2 === 1 });
     const out = await pages({ op: "pages", doc, claims: createClaims(pageCount, 1), port: channel.port2 });
     decodeLines(out.lines);
   } finally {

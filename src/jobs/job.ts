@@ -49,6 +49,12 @@ export class Job {
   sample = false;
   /** Set while an SSE consumer is attached (one at a time). */
   streaming = false;
+  /**
+   * The parse succeeded and its use is being written: a cancel is refused from now on (the parse is
+   * counted), while the job shows `done` only once the write has landed (or been left to the
+   * background retries), so a client that sees `done` and then reads its usage finds it counted.
+   */
+  private settling = false;
   /** Aborted by cancel(): the parse's worker tasks stop (src/jobs/service.ts). */
   private readonly cancelling = new AbortController();
   private seq = 0;
@@ -92,10 +98,15 @@ export class Job {
    * False when it had already finished.
    */
   cancel(error: AppError): boolean {
-    if (this.finished) return false;
+    if (this.finished || this.settling) return false;
     this.fail(error);
     this.cancelling.abort(error);
     return true;
+  }
+
+  /** Success is decided (see `settling`); succeed() follows once its use is written. */
+  settle(): void {
+    if (!this.finished) this.settling = true;
   }
 
   report(p: Progress): void {

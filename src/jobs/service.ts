@@ -225,12 +225,13 @@ export function createParseService({ config, log, metering, workerFilename }: Se
     upload: Upload,
     {
       onStart,
+      onSettled,
       onSucceeded,
       callerSignal,
       cancelSignal,
       finish,
       ...hooks
-    }: RunHooks & { onStart?: () => void; onSucceeded?: (result: DocumentResult) => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal; finish?: SubmitOptions["finish"] },
+    }: RunHooks & { onStart?: () => void; onSettled?: () => void; onSucceeded?: (result: DocumentResult) => void; callerSignal?: AbortSignal; cancelSignal?: AbortSignal; finish?: SubmitOptions["finish"] },
   ): Promise<DocumentResult> {
     let startedAt = 0;
     // Shutdown, the caller hanging up (sync) and a cancel (jobs) all stop the parse, queued or running.
@@ -260,9 +261,12 @@ export function createParseService({ config, log, metering, workerFilename }: Se
       signal.throwIfAborted();
       // Success is decided here, in the same tick as the check above: from now on a cancel finds the
       // job finished (409) instead of being told "not counted" while the use is being written.
-      onSucceeded?.(result);
+      onSettled?.();
       log.info("parse finished", { kind: upload.kind, bytes: upload.bytes.byteLength, ms: Math.round(performance.now() - startedAt) });
+      // Bounded (src/metering/metering.ts): an unanswered write is left to the background retries.
       await admission.succeeded().catch((e: unknown) => log.error("metering: succeeded() failed", { error: String(e) }));
+      // Shown done only now: a client that sees it done and then reads its usage finds it counted.
+      onSucceeded?.(result);
       return result;
     } catch (e) {
       const err = toAppError(e);
@@ -321,7 +325,7 @@ export function createParseService({ config, log, metering, workerFilename }: Se
         for (const o of observers) o.started(job.id);
       };
       void track(
-        execute(ticket, admission, upload, { onStart, onSucceeded: (result) => job.succeed(result), onProgress: (p) => job.report(p), cancelSignal: job.signal, finish: options.finish })
+        execute(ticket, admission, upload, { onStart, onSettled: () => job.settle(), onSucceeded: (result) => job.succeed(result), onProgress: (p) => job.report(p), cancelSignal: job.signal, finish: options.finish })
           .then((result) => job.succeed(result))
           .catch((e: unknown) => {
             const err = toAppError(e);
@@ -353,7 +357,8 @@ export function createParseService({ config, log, metering, workerFilename }: Se
 
     cancel(id, owner) {
       const job = find(id, owner);
-      if (!job.cancel(jobCancelled())) throw jobFinished(job.state);
+      // A job whose success is decided but not yet shown (its use being written) is as good as done.
+      if (!job.cancel(jobCancelled())) throw jobFinished(job.finished ? job.state : "done");
       log.info("parse job cancelled", { job_id: job.id });
       return job;
     },
