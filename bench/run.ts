@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { measureBatch } from "./batch.ts";
+import { runJob } from "./lib/loopback.ts";
 import { statementPdf, statementXlsx } from "./generate.ts";
 
 const OUT = join(import.meta.dir, "out");
@@ -101,41 +102,8 @@ async function withPeakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ valu
   }
 }
 
-/** Runs one job end to end: create, read the SSE stream until the `result` event. */
-async function job(s: Server, bytes: Uint8Array, name: string, type = "application/pdf"): Promise<{ ms: number; rows: number }> {
-  const start = performance.now();
-  const signal = AbortSignal.timeout(JOB_TIMEOUT_MS);
-  const res = await fetch(`${s.url}/v1/parse/jobs`, { method: "POST", headers: { authorization: `Bearer ${s.key}` }, body: form(bytes, name, type), signal });
-  if (res.status !== 202) throw new Error(`job create ${res.status}: ${await res.text()}`);
-  const { stream_url } = (await res.json()) as { stream_url: string };
-  const stream = await fetch(new URL(stream_url, s.url), { signal });
-  if (!stream.ok || !stream.body) throw new Error(`stream ${stream.status}`);
-  const reader = stream.body.getReader();
-  const decoder = new TextDecoder();
-  // The server ends the stream right after the `result` event, so the text is collected and
-  // searched once at the end: searching a growing 13 MB buffer on every chunk would cost the
-  // client more than the server's own JSON work, and count against the server.
-  const chunks: string[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(decoder.decode(value, { stream: true }));
-  }
-  const text = chunks.join("") + decoder.decode();
-  // At a line start: JSON data never holds a raw line break, so this cannot match inside one.
-  const at = text.lastIndexOf("\nevent: result\n");
-  if (at < 0) throw new Error(`stream ended without a result: ${text.slice(-300)}`);
-  const end = text.indexOf("\n\n", at);
-  const data = text
-    .slice(at, end < 0 ? undefined : end)
-    .split("\n")
-    .filter((l) => l.startsWith("data:"))
-    .map((l) => l.slice(5).trimStart())
-    .join("\n");
-  const body = JSON.parse(data) as { transactions?: unknown[]; error_class?: string };
-  if (!body.transactions) throw new Error(`job failed: ${data.slice(0, 300)}`);
-  return { ms: performance.now() - start, rows: body.transactions.length };
-}
+/** Runs one job end to end: create, read the SSE stream until the `result` event (bench/lib/loopback.ts). */
+const job = (s: Server, bytes: Uint8Array, name: string, type = "application/pdf") => runJob(s, bytes, name, JOB_TIMEOUT_MS, type);
 
 async function latency(s: Server, concurrency: number, total: number) {
   const times: number[] = [];
