@@ -32,6 +32,8 @@ export interface StartOptions {
   /** Reuse an open database (tests share one PGlite per run); it is not closed by stop(). */
   db?: Db;
   log?: Logger;
+  /** The parse worker's module; tests wrap the real one (a hold, a fault). Defaults to workers/parse.worker.ts. */
+  workerFilename?: string;
 }
 
 /** Thrown when the port is taken: main.ts prints it and exits 2, like a bad configuration. */
@@ -42,14 +44,14 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const log = options.log ?? createLogger(config.LOG_LEVEL);
   const db = options.db ?? (await openDatabase(config));
   try {
-    return await start(config, log, db, options.db === undefined);
+    return await start(config, log, db, options.db === undefined, options.workerFilename);
   } catch (e) {
     if (!options.db) await db.close().catch(() => {});
     throw e;
   }
 }
 
-async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Promise<RunningServer> {
+async function start(config: Config, log: Logger, db: Db, ownsDb: boolean, workerFilename?: string): Promise<RunningServer> {
   const admin = await ensureAdminToken(db, config.ADMIN_TOKEN);
   if (admin.generated) {
     // Printed once, at the start that created it; only its hash is kept.
@@ -61,7 +63,7 @@ async function start(config: Config, log: Logger, db: Db, ownsDb: boolean): Prom
   const billing = billingMode(config);
   const metering = createMetering({ db, config, instanceId: instance.id, log, gateLiveKeys: billing.enabled });
   // The one worker pool; its threads start now and load the engine in the background (/readyz waits for it).
-  const parser = createParseService({ config, log, metering });
+  const parser = createParseService({ config, log, metering, workerFilename });
   // Where jobs live, chosen once: this process (default), or Redis shared by several instances.
   let jobs: JobBackend;
   try {

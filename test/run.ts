@@ -42,10 +42,25 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
   const code = await proc.exited;
   const passed = Number(/^\s*(\d+) pass\s*$/m.exec(text)?.[1] ?? 0);
   const failed = Number(/^\s*(\d+) fail\s*$/m.exec(text)?.[1] ?? 0);
-  // CI keeps only the tail of the log, so the failing tests' names are repeated at the very end.
-  const failures = [...new Set(text.match(/^\(fail\) .*$/gm) ?? [])];
+  // CI keeps only the tail of the log, so the failing tests are repeated at the very end, each
+  // with the error bun printed just before its "(fail)" line.
+  const failures = failureReports(text);
   // A crashed run that printed no counts still fails the whole command.
   return { label, passed, failed: failed || (code !== 0 ? 1 : 0), code, failures };
+}
+
+/** Each "(fail)" line with the lines bun printed since the test before it (its error and stack), at most 25. */
+function failureReports(text: string): string[] {
+  const lines = text.split("\n");
+  const reports = new Set<string>();
+  lines.forEach((line, i) => {
+    if (!line.startsWith("(fail) ")) return;
+    let from = i;
+    while (from > 0 && i - from < 25 && !/^\((pass|fail|skip|todo)\) /.test(lines[from - 1]!)) from--;
+    const error = lines.slice(from, i).filter((l) => l.trim() !== "").map((l) => `      ${l}`);
+    reports.add([line, ...error].join("\n"));
+  });
+  return [...reports];
 }
 
 console.log("=== pre-flight: tools and services the tests need");
