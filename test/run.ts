@@ -52,15 +52,16 @@ async function runBunTest(label: string, args: string[], env: Record<string, str
 /** Each "(fail)" line with the lines bun printed since the test before it (its error and stack), at most 25. */
 function failureReports(text: string): string[] {
   const lines = text.split("\n");
-  const reports = new Set<string>();
+  // Bun names each failure twice (as it fails, and in its summary); the first has the error.
+  const reports = new Map<string, string>();
   lines.forEach((line, i) => {
-    if (!line.startsWith("(fail) ")) return;
+    if (!line.startsWith("(fail) ") || reports.has(line)) return;
     let from = i;
     while (from > 0 && i - from < 25 && !/^\((pass|fail|skip|todo)\) /.test(lines[from - 1]!)) from--;
     const error = lines.slice(from, i).filter((l) => l.trim() !== "").map((l) => `      ${l}`);
-    reports.add([line, ...error].join("\n"));
+    reports.set(line, [line, ...error].join("\n"));
   });
-  return [...reports];
+  return [...reports.values()];
 }
 
 console.log("=== pre-flight: tools and services the tests need");

@@ -68,10 +68,14 @@ export class TransactionTable {
     this.refresh();
   }
 
-  /** Adds (or, with undefined, removes) an extra cell per row and a row filter; the rows are drawn again. */
+  /**
+   * Adds (or, with undefined, removes) an extra cell per row and a row filter; the rows are drawn
+   * again on the page the reader is on. The insights arrive after the table is shown, so a reader
+   * who already paged on is not sent back to the first page.
+   */
   extend(extra: TableExtension | undefined): void {
     this.extra = extra;
-    this.refresh();
+    this.refresh(this.page);
   }
 
   /** Draws the rows again (an extension's filter changed). */
@@ -79,7 +83,8 @@ export class TransactionTable {
     this.refresh();
   }
 
-  private refresh(): void {
+  /** Filters and sorts again, then shows `page` (the first unless told: a new search or sort starts over). */
+  private refresh(page = 0): void {
     const q = this.search.value.trim().toLowerCase();
     const extra = this.extra;
     const kept = extra ? this.rows.filter((r) => extra.keep(r.index, this.list)) : this.rows;
@@ -87,7 +92,7 @@ export class TransactionTable {
     // The statement's own order is the default: it is already oldest first and keeps same-time groups as printed.
     const key = this.sort.value as SortKey;
     this.view = key === "date-asc" ? matched : matched.sort(SORTS[key] ?? SORTS["date-asc"]);
-    this.go(0);
+    this.go(page);
   }
 
   private go(page: number): void {

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { statementPdf } from "../../bench/generate.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { unique } from "../helpers/db.ts";
 import { startTestServer } from "../helpers/server.ts";
@@ -55,5 +56,34 @@ describe("insights on the page", () => {
     await page.locator("#category-filter").selectOption("");
     expect(await page.locator("#transactions tbody tr").count()).toBe(before);
     expect(errors).toEqual([]);
+  }, 120_000);
+
+  test("insights that arrive after the reader paged on keep the page they are on", async () => {
+    const page = await context.newPage();
+    // The insights request is held in the browser until the reader has gone to page 2.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    await page.route(/include=insights/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(server.url, { waitUntil: "networkidle" });
+    await page.getByLabel("Your API key").fill(key);
+    await page.getByLabel("Your API key").press("Tab");
+    // Six pages of the bench statement: more than one page of the table (100 rows).
+    await page.locator("#file").setInputFiles({ name: "six-pages.pdf", mimeType: "application/pdf", buffer: Buffer.from(await statementPdf(6)) });
+    await page.getByLabel("JSON").check();
+    await page.getByRole("button", { name: "Parse statement" }).click();
+    await page.locator("#result").waitFor({ state: "visible", timeout: 60_000 });
+    const info = page.locator("#page-info");
+    const total = /of ([\d,]+)/.exec((await info.textContent()) ?? "")?.[1] ?? "";
+    expect(Number(total.replace(/,/g, ""))).toBeGreaterThan(100);
+    await page.getByRole("button", { name: "Next" }).click();
+    expect(await info.textContent()).toStartWith("Rows 101–");
+    release();
+    await page.locator("#transactions thead th", { hasText: "Category" }).waitFor({ timeout: 60_000 });
+    expect(await info.textContent()).toStartWith("Rows 101–");
+    expect(await page.locator("#transactions tbody tr").first().getAttribute("data-index")).toBe("100");
+    expect(await page.locator("#transactions tbody td.category").count()).toBeGreaterThan(0);
   }, 120_000);
 });
