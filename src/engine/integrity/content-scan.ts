@@ -8,6 +8,7 @@
  * integrity pass on a small statement. test/engine/content-scan.test.ts holds the two to the
  * same operations over every corpus content stream and mangled copies of them.
  */
+import { hexValue, isRegular, isWhitespace, numberOfWord, unescapeName } from "../pdf/content-syntax.ts";
 
 export type ScanOperand =
   | { kind: "number"; value: number }
@@ -19,15 +20,6 @@ export type ScanOperand =
 
 const OTHER: ScanOperand = { kind: "other" };
 
-/** Whitespace (0), delimiters (1) and regular bytes (2), as ISO 32000-1 7.2.2 and the lexer class them. */
-const CLASS = new Uint8Array(256).fill(2);
-for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) CLASS[b] = 0;
-for (const b of [0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]) CLASS[b] = 1;
-
-const isHex = (b: number) => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-const NUMBERISH = /^[+-.\d]+$/;
-const MALFORMED = /^[+-]?(?:\d*\.\d*|\d*)[+-]/;
 
 type Token =
   | ScanOperand
@@ -53,7 +45,7 @@ class Scanner {
     const s = this.src;
     while (this.pos < s.length) {
       const b = s[this.pos]!;
-      if (CLASS[b] === 0) this.pos++;
+      if (isWhitespace(b)) this.pos++;
       else if (b === 0x25) {
         while (this.pos < s.length && s[this.pos] !== 0x0a && s[this.pos] !== 0x0d) this.pos++;
       } else break;
@@ -63,7 +55,7 @@ class Scanner {
   private word(): string {
     const s = this.src;
     const start = this.pos;
-    while (this.pos < s.length && CLASS[s[this.pos]!] === 2) this.pos++;
+    while (this.pos < s.length && isRegular(s[this.pos]!)) this.pos++;
     return this.text.toString("latin1", start, this.pos);
   }
 
@@ -95,18 +87,15 @@ class Scanner {
     if (b === 0x2f) {
       this.pos++;
       const raw = this.word();
-      return { kind: "name", value: raw.includes("#") ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw };
+      return { kind: "name", value: unescapeName(raw) };
     }
     if (b === 0x7b || b === 0x7d || b === 0x29) {
       this.pos++;
       return { kind: "operator", value: String.fromCharCode(b) };
     }
     const word = this.word();
-    if (NUMBER.test(word)) return { kind: "number", value: Number(word) };
-    if (NUMBERISH.test(word) && MALFORMED.test(word)) {
-      const m = /^[+-]?\d*\.?\d*/.exec(word.replace(/^([+-])[+-]+/, "$1"));
-      return { kind: "number", value: Number(m?.[0]) || 0 };
-    }
+    const value = numberOfWord(word);
+    if (value !== undefined) return { kind: "number", value };
     if (word === "true" || word === "false" || word === "null") return OTHER;
     return { kind: "operator", value: word };
   }
@@ -144,7 +133,7 @@ class Scanner {
     const s = this.src;
     let nibbles = 0;
     this.pos++;
-    while (this.pos < s.length && s[this.pos] !== 0x3e) if (isHex(s[this.pos++]!)) nibbles++;
+    while (this.pos < s.length && s[this.pos] !== 0x3e) if (hexValue(s[this.pos++]!) >= 0) nibbles++;
     this.pos++;
     return (nibbles + (nibbles % 2)) / 2;
   }
@@ -154,7 +143,7 @@ class Scanner {
     const s = this.src;
     this.pos++;
     for (let i = this.pos; i + 1 < s.length; i++) {
-      if (s[i] === 0x45 && s[i + 1] === 0x49 && (i === 0 || CLASS[s[i - 1]!] === 0) && (i + 2 >= s.length || CLASS[s[i + 2]!] === 0)) {
+      if (s[i] === 0x45 && s[i + 1] === 0x49 && (i === 0 || isWhitespace(s[i - 1]!)) && (i + 2 >= s.length || isWhitespace(s[i + 2]!))) {
         this.pos = i + 2;
         return;
       }

@@ -4,6 +4,7 @@
  * Only the value kinds a content stream can hold are parsed (ISO 32000-1, 7.8.2); inline image
  * data (BI ... ID <binary> EI) is skipped as one opaque operation.
  */
+import { hexValue, isRegular, isWhitespace, numberOfWord, unescapeName } from "../pdf/content-syntax.ts";
 
 export type Operand =
   | { kind: "number"; value: number }
@@ -21,12 +22,6 @@ export interface Operation {
   end: number;
 }
 
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-
-const isRegular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
-const hexValue = (b: number) =>
-  b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x41 && b <= 0x46 ? b - 0x37 : b >= 0x61 && b <= 0x66 ? b - 0x57 : -1;
 
 type Token =
   | Operand
@@ -44,7 +39,7 @@ class Lexer {
     const s = this.src;
     while (this.pos < s.length) {
       const b = s[this.pos]!;
-      if (WHITESPACE.has(b)) this.pos++;
+      if (isWhitespace(b)) this.pos++;
       else if (b === 0x25) {
         while (this.pos < s.length && s[this.pos] !== 0x0a && s[this.pos] !== 0x0d) this.pos++;
       } else break;
@@ -89,14 +84,8 @@ class Lexer {
     const start = this.pos;
     while (this.pos < s.length && isRegular(s[this.pos]!)) this.pos++;
     const word = latin1(s.subarray(start, this.pos));
-    // One way to read each digit (digits, then an optional fraction), so a long numeric word
-    // cannot make the match backtrack quadratically.
-    if (/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/.test(word)) return { kind: "number", value: Number(word) };
-    if (/^[+-.\d]+$/.test(word) && /^[+-]?(?:\d*\.\d*|\d*)[+-]/.test(word)) {
-      // Malformed numbers such as "0.-5" or "--1": readers take the leading valid part.
-      const m = /^[+-]?\d*\.?\d*/.exec(word.replace(/^([+-])[+-]+/, "$1"));
-      return { kind: "number", value: Number(m?.[0]) || 0 };
-    }
+    const value = numberOfWord(word);
+    if (value !== undefined) return { kind: "number", value };
     if (word === "true" || word === "false" || word === "null") return { kind: "keyword", value: word };
     return { kind: "operator", value: word };
   }
@@ -105,7 +94,7 @@ class Lexer {
     const s = this.src;
     const start = this.pos;
     while (this.pos < s.length && isRegular(s[this.pos]!)) this.pos++;
-    return latin1(s.subarray(start, this.pos)).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    return unescapeName(latin1(s.subarray(start, this.pos)));
   }
 
   private literalString(): Uint8Array {
@@ -167,7 +156,7 @@ class Lexer {
     const s = this.src;
     this.pos++; // the single whitespace after ID
     for (let i = this.pos; i + 1 < s.length; i++) {
-      if (s[i] === 0x45 && s[i + 1] === 0x49 && (i === 0 || WHITESPACE.has(s[i - 1]!)) && (i + 2 >= s.length || WHITESPACE.has(s[i + 2]!))) {
+      if (s[i] === 0x45 && s[i + 1] === 0x49 && (i === 0 || isWhitespace(s[i - 1]!)) && (i + 2 >= s.length || isWhitespace(s[i + 2]!))) {
         this.pos = i + 2;
         return;
       }
