@@ -1,4 +1,5 @@
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from "pdf-lib";
+import { formatKobo, groupThousands } from "../money.ts";
 
 /**
  * A made-up bank statement built in memory with pdf-lib, for warming a parse worker's engine code
@@ -17,11 +18,7 @@ const DESCRIPTIONS = ["NIP TRF FROM WARMUP SENDER", "POS WEB PURCHASE WARMUP STO
 const X = { date: 36, value: 96, description: 156, debit: 410, credit: 480, balance: 560 };
 const SIZE = 8;
 
-const money = (kobo: bigint): string => {
-  const sign = kobo < 0n ? "-" : "";
-  const a = kobo < 0n ? -kobo : kobo;
-  return `${sign}${(a / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${(a % 100n).toString().padStart(2, "0")}`;
-};
+const money = (kobo: bigint): string => groupThousands(formatKobo(kobo));
 
 const dayText = (day: number): string => {
   const d = new Date(Date.UTC(2025, 0, 1) + day * 86_400_000);
