@@ -1,5 +1,7 @@
 import { toCsv } from "../engine/csv.ts";
-import { type EnrichedResponse, withInsights } from "../engine/insights/index.ts";
+import { type Analysis, analyse, enrichedBy, withInsights } from "../engine/insights/index.ts";
+import { enrichmentJsonWriter, withEnrichmentJson } from "../engine/insights/enriched-json.ts";
+import type { InsightRow } from "../engine/insights/types.ts";
 import { responseJson } from "../engine/response-json.ts";
 import type { ParseResponse, Transaction } from "../engine/types.ts";
 import { toXlsx } from "./xlsx.ts";
@@ -21,13 +23,20 @@ export const joinPieces = (kept: string, pieces: readonly Piece[]): string => pi
 
 const KEY = '"transactions":[';
 
+/** The kept ParseResponse, and where its top-level rows' JSON is when accounts[0] shares it. */
+interface Kept {
+  response: ParseResponse;
+  /** [start, end) of the top-level `transactions` array's text, when it is accounts[0]'s text too. */
+  shared?: readonly [number, number];
+}
+
 /**
  * The kept ParseResponse, its rows parsed once: the response JSON writes the first section's rows
  * twice (top-level `transactions` and `accounts[0]`, src/engine/response-json.ts), so when the
  * top-level array is the text of accounts[0]'s it is left out of the parse and the two share
  * accounts[0]'s array, as in the response that was written. Anything else: the whole JSON parsed.
  */
-export function parseKept(kept: string): ParseResponse {
+function readKept(kept: string): Kept {
   const start = kept.indexOf(KEY);
   // A narration cannot hold `],"accounts":[` (its quotes would be escaped): this is the top-level array's end.
   const end = start < 0 ? -1 : kept.indexOf('],"accounts":[', start);
@@ -35,42 +44,68 @@ export function parseKept(kept: string): ParseResponse {
     try {
       const r = JSON.parse(`${kept.slice(0, start + KEY.length)}]${kept.slice(end + 1)}`) as ParseResponse;
       const first = r.accounts?.[0]?.transactions;
-      if (first && kept.slice(start + KEY.length - 1, end + 1) === JSON.stringify(first)) return { ...r, transactions: first };
+      // accounts[0]'s rows are the next `"transactions":[` (no other field of a section holds that
+      // key); a JSON value ends where it ends, so the same text there is the same array.
+      const open = start + KEY.length - 1;
+      const next = kept.indexOf(KEY, end);
+      if (first && next > 0 && kept.startsWith(kept.slice(open, end + 1), next + KEY.length - 1)) return { response: { ...r, transactions: first }, shared: [open, end + 1] };
     } catch {
       // Not the layout this reads: parsed whole below.
     }
   }
-  return JSON.parse(kept) as ParseResponse;
+  return { response: JSON.parse(kept) as ParseResponse };
 }
+
+export const parseKept = (kept: string): ParseResponse => readKept(kept).response;
 
 /**
  * The enriched response's JSON as pieces of the kept JSON: each transactions array of the kept
  * text (top level, then each account section) replaced by the same rows with their enrichment,
  * and `insights` added last, which is where responseJson(withInsights(...)) writes them; every
  * other byte is the kept text. Each array is found in order and checked to be exactly its rows'
- * JSON before it is replaced; undefined when one is not (the caller then writes the whole JSON).
+ * JSON (the shared first one by readKept, by position) before it is replaced; undefined when one
+ * is not (the caller then writes the whole JSON). The enriched rows are the kept rows' text with
+ * each row's enrichment added (src/engine/insights/enriched-json.ts), not serialised again.
  */
-function splice(kept: string, original: ParseResponse, enriched: EnrichedResponse): Piece[] | undefined {
-  const arrays: [Transaction[], unknown[]][] = [[original.transactions, enriched.transactions]];
-  original.accounts?.forEach((a, i) => arrays.push([a.transactions, enriched.accounts?.[i]?.transactions ?? []]));
-  // Arrays shared by two places are written once (the first section's, as responseJson does).
-  const texts = new Map<Transaction[], [string, string]>();
+function splice(kept: string, { response: original, shared }: Kept, { rows, insights }: Analysis): Piece[] | undefined {
+  // Each array's rows and the index of its first row among the analysed rows (sections in print
+  // order). The top level is written as the first section's rows, so its kept text must be theirs.
+  const sections = original.accounts?.length ? original.accounts : [original];
+  const arrays: [Transaction[], number][] = [[sections[0]?.transactions ?? [], 0]];
+  let from = 0;
+  for (const a of original.accounts ?? []) {
+    arrays.push([a.transactions, from]);
+    from += a.transactions.length;
+  }
+  const enrichment = enrichmentJsonWriter();
+  // Each array's kept length and enriched text; the shared first array is written once.
+  const texts = new Map<Transaction[], [number, string]>();
   const pieces: Piece[] = [];
   let at = 0;
-  for (const [rows, rich] of arrays) {
-    let text = texts.get(rows);
-    if (!text) texts.set(rows, (text = [JSON.stringify(rows), JSON.stringify(rich)]));
+  for (const [list, first] of arrays) {
     const key = kept.indexOf(KEY, at);
     if (key < 0) return undefined;
     const open = key + KEY.length - 1;
-    if (!kept.startsWith(text[0], open)) return undefined;
+    let text = texts.get(list);
+    if (!text) {
+      const length = shared && list === original.transactions ? shared[1] - shared[0] : keptLength(kept, open, list);
+      const rich = length === undefined ? undefined : withEnrichmentJson(kept.slice(open, open + length), list.length, (i) => enrichment((rows[first + i] as InsightRow).enrichment));
+      if (length === undefined || rich === undefined) return undefined;
+      texts.set(list, (text = [length, rich]));
+    }
     pieces.push([at, open], text[1]);
-    at = open + text[0].length;
+    at = open + text[0];
   }
   const close = kept.length - 1;
   if (kept[close] !== "}" || close < at) return undefined;
-  pieces.push([at, close], `,"insights":${JSON.stringify(enriched.insights)}}`);
+  pieces.push([at, close], `,"insights":${JSON.stringify(insights)}}`);
   return pieces;
+}
+
+/** The length of `rows`' JSON at `open` in the kept text, when that text is exactly their JSON. */
+function keptLength(kept: string, open: number, rows: Transaction[]): number | undefined {
+  const json = JSON.stringify(rows);
+  return kept.startsWith(json, open) ? json.length : undefined;
 }
 
 /**
@@ -79,12 +114,20 @@ function splice(kept: string, original: ParseResponse, enriched: EnrichedRespons
  * workbook with category and counterparty columns.
  */
 export async function insightsPieces(kept: string, format: InsightsFormat): Promise<InsightsPieces> {
-  const original = parseKept(kept);
+  const read = readKept(kept);
+  const original = read.response;
   // A result kept with its insights already (a job created with include=insights) is its own answer.
-  const enriched = withInsights(original);
-  if (format === "xlsx") return { kind: "xlsx", bytes: await toXlsx(enriched, { insights: true }) };
-  const json: Piece[] = "insights" in original ? [[0, kept.length]] : (splice(kept, original, enriched) ?? [responseJson(enriched as unknown as ParseResponse)]);
-  return format === "csv" ? { kind: "csv", json, csv: toCsv(enriched, { insights: true }) } : { kind: "json", json };
+  if ("insights" in original) {
+    const enriched = withInsights(original);
+    if (format === "xlsx") return { kind: "xlsx", bytes: await toXlsx(enriched, { insights: true }) };
+    return format === "csv" ? { kind: "csv", json: [[0, kept.length]], csv: toCsv(enriched, { insights: true }) } : { kind: "json", json: [[0, kept.length]] };
+  }
+  const analysis = analyse(original);
+  // The enriched objects only where a writer needs them: the JSON is spliced from the kept text.
+  const enriched = () => enrichedBy(original, analysis);
+  if (format === "xlsx") return { kind: "xlsx", bytes: await toXlsx(enriched(), { insights: true }) };
+  const json: Piece[] = splice(kept, read, analysis) ?? [responseJson(enriched() as unknown as ParseResponse)];
+  return format === "csv" ? { kind: "csv", json, csv: toCsv(enriched(), { insights: true }) } : { kind: "json", json };
 }
 
 /** The same, joined: the enriched JSON, the CSV or the workbook (in-process callers and tests). */

@@ -57,10 +57,14 @@ function score(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFees): 
   if (p.section !== fee.section || p === fee) return 0;
   // A fee is taken for a movement; only VAT is taken on another fee.
   if (kind === "vat" ? p.enrichment.category !== "bank_charge" : isFee(p)) return 0;
+  const text = textLink(fee, p);
+  const time = !text && sameTime(fee, p);
+  // Without a text or time link the amount rule counts only for an adjacent row: not worked out for the rest of the window.
+  if (!text && !time && Math.abs(p.index - fee.index) > 1) return 0;
   const amount = amountRule(kind, fee, p, f);
-  if (textLink(fee, p)) return amount ? 0.95 : 0.8;
-  if (sameTime(fee, p)) return amount ? 0.85 : kind === "levy" ? 0 : 0.6;
-  return amount && Math.abs(p.index - fee.index) <= 1 ? 0.6 : 0;
+  if (text) return amount ? 0.95 : 0.8;
+  if (time) return amount ? 0.85 : kind === "levy" ? 0 : 0.6;
+  return amount ? 0.6 : 0;
 }
 
 /** Sets `fee_of` on every charge and levy row whose principal can be found within the window. */

@@ -81,7 +81,14 @@ export function analyse(response: Source, v: CompiledVocabulary = builtInVocabul
  */
 export function withInsights(response: ParseResponse): EnrichedResponse {
   if ("insights" in response) return response as unknown as EnrichedResponse;
-  const { rows, insights } = analyse(response);
+  return enrichedBy(response, analyse(response));
+}
+
+/** What analyse() answers: every row with its enrichment, and the statement's insights. */
+export type Analysis = ReturnType<typeof analyse>;
+
+/** The response with an analysis of it (withInsights, for callers that write the JSON from the analysis themselves). */
+export function enrichedBy(response: ParseResponse, { rows, insights }: Analysis): EnrichedResponse {
   let next = 0;
   const sections = sectionsOf(response).map((s) => s.transactions.map((t) => ({ ...t, enrichment: (rows[next++] as InsightRow).enrichment })));
   const first = sections[0] ?? [];

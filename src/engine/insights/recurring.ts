@@ -1,5 +1,5 @@
 import { formatKobo } from "../money.ts";
-import { compareKobo, figure, type Figure, median, within } from "./figure.ts";
+import { compareKobo, figure, type Figure, median, withinOf } from "./figure.ts";
 import { partyKey } from "./parties.ts";
 import type { Category, InsightRow } from "./types.ts";
 
@@ -68,7 +68,8 @@ export function recurringDebits(rows: readonly InsightRow[]): RecurringDebit[] {
   const out: RecurringDebit[] = [];
   for (const [key, group] of byPayee(rows)) {
     const mid = median(group.map((r) => r.debit), compareKobo);
-    const list = group.filter((r) => within(r.debit, mid, AMOUNT_TOLERANCE));
+    const near = withinOf(mid, AMOUNT_TOLERANCE);
+    const list = group.filter((r) => near(r.debit));
     const cadence = cadenceOf(list);
     if (!cadence) continue;
     const last = list[list.length - 1] as InsightRow;

@@ -1,5 +1,5 @@
 import { formatKobo } from "../money.ts";
-import { compareKobo, figure, type Figure, groupBy, median, within } from "./figure.ts";
+import { compareKobo, figure, type Figure, groupBy, median, withinOf } from "./figure.ts";
 import { partyKey } from "./parties.ts";
 import type { InsightRow } from "./types.ts";
 
@@ -55,7 +55,8 @@ function recursLikePay(list: readonly InsightRow[]): boolean {
   if (list.length > months.size * 2) return false;
   const mid = median(list.map((r) => r.credit), compareKobo);
   const midDay = median(list.map(dayOf), (a, b) => a - b);
-  return list.every((r) => within(r.credit, mid, AMOUNT_TOLERANCE) && dayDistance(dayOf(r), midDay) <= DAY_TOLERANCE);
+  const near = withinOf(mid, AMOUNT_TOLERANCE);
+  return list.every((r) => near(r.credit) && dayDistance(dayOf(r), midDay) <= DAY_TOLERANCE);
 }
 
 function source(list: InsightRow[], basis: SalarySource["basis"]): SalarySource {
