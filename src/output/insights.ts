@@ -26,8 +26,8 @@ const KEY = '"transactions":[';
 /** The kept ParseResponse, and where its top-level rows' JSON is when accounts[0] shares it. */
 interface Kept {
   response: ParseResponse;
-  /** [start, end) of the top-level `transactions` array's text, when it is accounts[0]'s text too. */
-  shared?: readonly [number, number];
+  /** Where the top-level `transactions` array's text starts and its length, and where accounts[0]'s (the same text) starts. */
+  shared?: { open: number; length: number; copy: number };
 }
 
 /**
@@ -48,7 +48,8 @@ function readKept(kept: string): Kept {
       // key); a JSON value ends where it ends, so the same text there is the same array.
       const open = start + KEY.length - 1;
       const next = kept.indexOf(KEY, end);
-      if (first && next > 0 && kept.startsWith(kept.slice(open, end + 1), next + KEY.length - 1)) return { response: { ...r, transactions: first }, shared: [open, end + 1] };
+      const copy = next + KEY.length - 1;
+      if (first && next > 0 && kept.startsWith(kept.slice(open, end + 1), copy)) return { response: { ...r, transactions: first }, shared: { open, length: end + 1 - open, copy } };
     } catch {
       // Not the layout this reads: parsed whole below.
     }
@@ -78,8 +79,8 @@ function splice(kept: string, { response: original, shared }: Kept, { rows, insi
     from += a.transactions.length;
   }
   const enrichment = enrichmentJsonWriter();
-  // Each array's kept length and enriched text; the shared first array is written once.
-  const texts = new Map<Transaction[], [number, string]>();
+  // Where each array's kept text is, and its enriched text: an array written twice is enriched once.
+  const texts = new Map<Transaction[], { open: number; length: number; rich: string }>();
   const pieces: Piece[] = [];
   let at = 0;
   for (const [list, first] of arrays) {
@@ -88,13 +89,16 @@ function splice(kept: string, { response: original, shared }: Kept, { rows, insi
     const open = key + KEY.length - 1;
     let text = texts.get(list);
     if (!text) {
-      const length = shared && list === original.transactions ? shared[1] - shared[0] : keptLength(kept, open, list);
+      const length = shared?.open === open ? shared.length : keptLength(kept, open, list);
       const rich = length === undefined ? undefined : withEnrichmentJson(kept.slice(open, open + length), list.length, (i) => enrichment((rows[first + i] as InsightRow).enrichment));
       if (length === undefined || rich === undefined) return undefined;
-      texts.set(list, (text = [length, rich]));
+      texts.set(list, (text = { open, length, rich }));
+    } else if (shared?.copy !== open && !kept.startsWith(kept.slice(text.open, text.open + text.length), open)) {
+      // The same rows written again, here in another text (a kept JSON not written by responseJson).
+      return undefined;
     }
-    pieces.push([at, open], text[1]);
-    at = open + text[0];
+    pieces.push([at, open], text.rich);
+    at = open + text.length;
   }
   const close = kept.length - 1;
   if (kept[close] !== "}" || close < at) return undefined;

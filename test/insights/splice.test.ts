@@ -56,6 +56,19 @@ test("a kept JSON in another layout: written whole, the same response", async ()
   }
 });
 
+test("the first section's rows written again with other text (a kept JSON not written by responseJson): the same bytes as writing it whole", async () => {
+  const p = statement([["2025-01-02", "Transfer from ADA OBI | UBA | 1", "", "5000.00"], ["2025-01-03", "SMS ALERT CHARGES", "40.00", ""], ["2025-01-04", "POS PURCHASE SHOPRITE", "1200.00", ""]]);
+  const { accounts, ...rest } = p;
+  // accounts first, then a top level whose rows are fewer than accounts[0]'s: the two texts differ in length.
+  const kept = JSON.stringify({ accounts, ...rest, transactions: p.transactions.slice(1) });
+  expect(await insightsOutput(kept, "json")).toEqual({ kind: "json", json: whole(kept) });
+  // The same rows at both places: spliced, still the same bytes.
+  const same = JSON.stringify({ accounts, ...rest });
+  const out = await insightsPieces(same, "json");
+  expect(out.kind === "json" && out.json.some((x) => typeof x !== "string")).toBe(true);
+  expect(await insightsOutput(same, "json")).toEqual({ kind: "json", json: whole(same) });
+});
+
 test("a result that already has its insights is its own answer", async () => {
   const kept = whole(responseJson(parses[0] as ParseResponse));
   expect(await insightsPieces(kept, "json")).toEqual({ kind: "json", json: [[0, kept.length]] });
