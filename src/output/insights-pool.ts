@@ -1,14 +1,13 @@
 import { Piscina } from "piscina";
 import { responseJson } from "../engine/response-json.ts";
-import { type InsightsFormat, type InsightsOutput, type InsightsPieces, joinPieces } from "./insights.ts";
+import { type InsightsFormat, type InsightsOutput, type InsightsPieces, type InsightsTask, joinPieces } from "./insights.ts";
 import { warmupStatement } from "./insights-warmup.ts";
 
 const WORKER = new URL("../../workers/insights.worker.ts", import.meta.url).href;
 /** A thread that made nothing for this long exits (unless the server keeps it warm); the next request starts one again, ms. */
 const IDLE_MS = 30_000;
 
-type Task = { json: string; format: InsightsFormat };
-let pool: Piscina<Task, InsightsPieces> | undefined;
+let pool: Piscina<InsightsTask, InsightsPieces | Uint8Array> | undefined;
 
 const start = (keepWarm: boolean) =>
   (pool ??= new Piscina({ filename: WORKER, minThreads: keepWarm ? 1 : 0, maxThreads: 1, idleTimeout: keepWarm ? Number.POSITIVE_INFINITY : IDLE_MS, atomics: "disabled" }));
@@ -21,9 +20,21 @@ const start = (keepWarm: boolean) =>
  */
 export async function insightsOffThread(json: string, format: InsightsFormat): Promise<InsightsOutput> {
   const out = await start(false).run({ json, format });
+  if (out instanceof Uint8Array) throw new Error("insights thread: bytes not asked for");
   if (out.kind === "xlsx") return { kind: "xlsx", bytes: new Uint8Array(out.bytes.buffer as ArrayBuffer, out.bytes.byteOffset, out.bytes.byteLength) };
   // The thread sent back only the new text; the rest is `json`'s own (src/output/insights.ts splice).
   return out.kind === "csv" ? { kind: "csv", json: joinPieces(json, out.json), csv: out.csv } : { kind: "json", json: joinPieces(json, out.json) };
+}
+
+/**
+ * The JSON with insights of a kept parse as the UTF-8 bytes an HTTP answer sends, made and encoded
+ * on the insights thread and moved here (no copy): the main thread neither joins the 59 MB text of
+ * the bench statement's answer nor encodes it (docs/insights.md, Speed).
+ */
+export async function insightsJsonBytesOffThread(json: string): Promise<Uint8Array<ArrayBuffer>> {
+  const out = await start(false).run({ json, format: "json", bytes: true });
+  if (!(out instanceof Uint8Array)) throw new Error("insights thread: bytes asked for");
+  return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
 }
 
 /**

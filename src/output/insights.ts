@@ -10,6 +10,13 @@ export type InsightsFormat = "json" | "csv" | "xlsx";
 
 export type InsightsOutput = { kind: "json"; json: string } | { kind: "csv"; json: string; csv: string } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
 
+/** What the insights thread is asked (workers/insights.worker.ts): `bytes`, the JSON answer as UTF-8 bytes, sent as they are. */
+export interface InsightsTask {
+  json: string;
+  format: InsightsFormat;
+  bytes?: boolean;
+}
+
 /** New text, or a range [start, end) of the kept JSON the answer was made from. */
 export type Piece = string | readonly [number, number];
 /**
@@ -20,6 +27,20 @@ export type InsightsPieces = { kind: "json"; json: Piece[] } | { kind: "csv"; js
 
 /** The enriched JSON from its pieces and the kept JSON they refer to. */
 export const joinPieces = (kept: string, pieces: readonly Piece[]): string => pieces.map((p) => (typeof p === "string" ? p : kept.slice(p[0], p[1]))).join("");
+
+/**
+ * The same as UTF-8 bytes, each piece encoded straight into one buffer of the exact size: what an
+ * HTTP answer sends, without the joined string (59 MB on the bench statement's enriched JSON) and
+ * its encoding on the thread that sends it.
+ */
+export function piecesBytes(kept: string, pieces: readonly Piece[]): Uint8Array<ArrayBuffer> {
+  const texts = pieces.map((p) => (typeof p === "string" ? p : kept.slice(p[0], p[1])));
+  const out = new Uint8Array(texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0));
+  const encoder = new TextEncoder();
+  let at = 0;
+  for (const t of texts) at += encoder.encodeInto(t, out.subarray(at)).written;
+  return out;
+}
 
 const KEY = '"transactions":[';
 
