@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { withInsights } from "../../src/engine/insights/index.ts";
 import { responseJson } from "../../src/engine/response-json.ts";
 import type { ParseResponse } from "../../src/engine/types.ts";
-import { insightsOutput, insightsPieces, parseKept } from "../../src/output/insights.ts";
+import { insightsOutput, insightsPieces, joinPieces, parseKept, piecesBytes } from "../../src/output/insights.ts";
 import { statement } from "./statement.ts";
 
 const fixtures = join(import.meta.dir, "../../fixtures");
@@ -67,6 +67,16 @@ test("the first section's rows written again with other text (a kept JSON not wr
   const out = await insightsPieces(same, "json");
   expect(out.kind === "json" && out.json.some((x) => typeof x !== "string")).toBe(true);
   expect(await insightsOutput(same, "json")).toEqual({ kind: "json", json: whole(same) });
+});
+
+test("the answer as bytes is the UTF-8 of the joined text, non-Latin narrations included", async () => {
+  const p = statement([["2025-01-02", "Transfer from ÀDÁ ỌBỊ | ₦ | 日本 | 1", "", "5000.00"], ["2025-01-03", "SMS ALERT CHARGES \u2028 😀", "40.00", ""]]);
+  const kept = responseJson(p);
+  const out = await insightsPieces(kept, "json");
+  if (out.kind !== "json") throw new Error("json asked");
+  const bytes = piecesBytes(kept, out.json);
+  expect(bytes).toEqual(new TextEncoder().encode(joinPieces(kept, out.json)));
+  expect(JSON.parse(new TextDecoder().decode(bytes)).transactions[0].narration).toBe("Transfer from ÀDÁ ỌBỊ | ₦ | 日本 | 1");
 });
 
 test("a result that already has its insights is its own answer", async () => {
