@@ -85,9 +85,10 @@ export const parseKept = (kept: string): ParseResponse => readKept(kept).respons
  * text (top level, then each account section) replaced by the same rows with their enrichment,
  * and `insights` added last, which is where responseJson(withInsights(...)) writes them; every
  * other byte is the kept text. Each array is found in order and checked to be exactly its rows'
- * JSON (the shared first one by readKept, by position) before it is replaced; undefined when one
- * is not (the caller then writes the whole JSON). The enriched rows are the kept rows' text with
- * each row's enrichment added (src/engine/insights/enriched-json.ts), not serialised again.
+ * JSON before it is replaced; the shared first one only to be the same text at both places, since
+ * a kept result is responseJson's own JSON.stringify text. Undefined when one is not (the caller
+ * then writes the whole JSON). The enriched rows are the kept rows' text with each row's
+ * enrichment added (src/engine/insights/enriched-json.ts), not serialised again.
  */
 function splice(kept: string, { response: original, shared }: Kept, { rows, insights }: Analysis): Piece[] | undefined {
   // Each array's rows and the index of its first row among the analysed rows (sections in print

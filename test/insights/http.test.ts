@@ -125,6 +125,8 @@ describe("jobs", () => {
     expect("insights" in plain).toBe(false);
     const asked = await get(`/v1/parse/jobs/${id}/result?include=insights`);
     expect(asked.status).toBe(200);
+    // Sent as the bytes the insights thread encoded: still JSON, with its length known.
+    expect([asked.headers.get("content-type"), Number(asked.headers.get("content-length")) > 0]).toEqual(["application/json", true]);
     const first = await asked.text();
     expectEnriched(JSON.parse(first) as EnrichedResponse);
     // Made once, then kept beside the result: the second read is the same answer.
