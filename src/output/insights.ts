@@ -25,8 +25,11 @@ export type Piece = string | readonly [number, number];
  */
 export type InsightsPieces = { kind: "json"; json: Piece[] } | { kind: "csv"; json: Piece[]; csv: string } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
 
+/** Each piece's text: new text as it is, a range as that part of the kept JSON. */
+const pieceTexts = (kept: string, pieces: readonly Piece[]): string[] => pieces.map((p) => (typeof p === "string" ? p : kept.slice(p[0], p[1])));
+
 /** The enriched JSON from its pieces and the kept JSON they refer to. */
-export const joinPieces = (kept: string, pieces: readonly Piece[]): string => pieces.map((p) => (typeof p === "string" ? p : kept.slice(p[0], p[1]))).join("");
+export const joinPieces = (kept: string, pieces: readonly Piece[]): string => pieceTexts(kept, pieces).join("");
 
 /**
  * The same as UTF-8 bytes, each piece encoded straight into one buffer of the exact size: what an
@@ -34,7 +37,7 @@ export const joinPieces = (kept: string, pieces: readonly Piece[]): string => pi
  * its encoding on the thread that sends it.
  */
 export function piecesBytes(kept: string, pieces: readonly Piece[]): Uint8Array<ArrayBuffer> {
-  const texts = pieces.map((p) => (typeof p === "string" ? p : kept.slice(p[0], p[1])));
+  const texts = pieceTexts(kept, pieces);
   const out = new Uint8Array(texts.reduce((n, t) => n + Buffer.byteLength(t, "utf8"), 0));
   const encoder = new TextEncoder();
   let at = 0;
