@@ -58,16 +58,17 @@ export async function insertReservationUnderCap(db: Queryable, r: Reservation, c
 }
 
 /**
+ * How a reservation ends: its parse succeeded or failed, or it is released ('abandoned') because
+ * the parse never ran (an admission whose answer was lost, see src/metering/metering.ts).
+ */
+export type ReservationOutcome = { state: "succeeded" } | { state: "failed"; errorClass: string } | { state: "abandoned" };
+
+/**
  * Moves a reservation to its final state. Only a 'reserved' row changes (or one released as
  * 'abandoned' by a server that took this instance for dead), so a second call (a retried write)
  * is a no-op and a parse is counted at most once. Returns whether it changed.
  */
-export async function finishReservation(
-  db: Queryable,
-  id: string,
-  outcome: { state: "succeeded" } | { state: "failed"; errorClass: string },
-  at: Date,
-): Promise<boolean> {
+export async function finishReservation(db: Queryable, id: string, outcome: ReservationOutcome, at: Date): Promise<boolean> {
   const rows = await db.query<{ id: string }>(
     `update parse_usage set state = $2, error_class = $3, finished_at = $4
       where id = $1 and state in ('reserved', 'abandoned') returning id`,

@@ -66,25 +66,18 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
     reservedAt: at,
     instanceId: instanceId ?? null,
   });
-  const reserve = async (caller: Caller, at: Date, chosenId?: string): Promise<string> => {
-    const r = reservation(caller, null, at, chosenId);
-    await insertReservation(db, r);
-    return r.id;
-  };
-
-  /** Reserves a place under `cap`, or returns undefined when the scope has used them all. */
-  const reserveUnderCap = async (caller: Caller, clientIp: string | null, cap: number, at: Date, chosenId?: string): Promise<string | undefined> => {
-    const r = reservation(caller, clientIp, at, chosenId);
-    const freshSince = new Date(at.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
+  /** Reserves a place under `cap`; false when the scope has used them all. */
+  const reserveUnderCap = async (r: Reservation, cap: number): Promise<boolean> => {
+    const freshSince = new Date(r.reservedAt.getTime() - config.METERING_RESERVATION_TTL_S * 1000);
     // PGlite runs one statement at a time: the count and the insert in one statement cannot be
     // overtaken, and cost half of the locked transaction's five round trips.
-    if (db.kind === "pglite") return (await insertReservationUnderCap(db, r, cap, freshSince)) ? r.id : undefined;
+    if (db.kind === "pglite") return insertReservationUnderCap(db, r, cap, freshSince);
     return db.transaction(async (tx) => {
-      await tx.query(`select pg_advisory_xact_lock($1, hashtext($2))`, [CAP_LOCK_NAMESPACE, caller.owner]);
-      const held = await countHeldPlaces(tx, { owner: caller.owner, keyTier: caller.tier, period: r.period, clientIp }, freshSince);
-      if (held >= cap) return undefined;
+      await tx.query(`select pg_advisory_xact_lock($1, hashtext($2))`, [CAP_LOCK_NAMESPACE, r.owner]);
+      const held = await countHeldPlaces(tx, { owner: r.owner, keyTier: r.keyTier, period: r.period, clientIp: r.clientIp }, freshSince);
+      if (held >= cap) return false;
       await insertReservation(tx, r);
-      return r.id;
+      return true;
     });
   };
 
@@ -148,9 +141,18 @@ export function createMetering({ db, config, now = () => new Date(), instanceId,
       const at = now();
       // Checked before anything is counted, so a refused request never holds a place.
       const clientIp = await refuse(caller, request.headers, at);
-      if (caller.tier === "live") return admission(await reserve(caller, at, reservationId));
-      const id = await reserveUnderCap(caller, clientIp, capFor[caller.tier], at, reservationId);
-      return id === undefined ? SAMPLE : admission(id);
+      const r = reservation(caller, clientIp, at, reservationId);
+      try {
+        if (caller.tier === "live") await insertReservation(db, r);
+        else if (!(await reserveUnderCap(r, capFor[caller.tier]))) return SAMPLE;
+      } catch (e) {
+        // The caller is refused (503), yet a lost answer to the insert or to its COMMIT may hide a
+        // reservation that landed: release it once the database answers, so no row is left
+        // 'reserved' (a no-op when nothing landed).
+        pending.add({ id: r.id, outcome: { state: "abandoned" }, at });
+        throw e;
+      }
+      return admission(r.id);
     },
   };
 }

@@ -1,6 +1,7 @@
+import type { ReservationOutcome } from "../db/usage.ts";
 import type { Logger } from "../log.ts";
 
-export type Outcome = { state: "succeeded" } | { state: "failed"; errorClass: string };
+export type Outcome = ReservationOutcome;
 
 export interface PendingWrite {
   id: string;

@@ -262,6 +262,37 @@ describe("outcome writes while the database is away (issue 15 item 9)", () => {
     expect((await ownerUsage(usageCtx, owner)).period_parses).toBe(1);
   });
 
+  test("an admission whose reservation landed but whose answer was lost is refused (503) and its row released, never left reserved", async () => {
+    const owner = unique();
+    await subscribe(db, owner);
+    for (const tier of ["live", "test"] as const) {
+      const caller = await callerFor(db, owner, tier);
+      // The statement runs on the real database; its answer is lost on the way back, as when
+      // PostgreSQL restarts between running a COMMIT and answering it.
+      const lossy = {
+        ...db,
+        query: async (sql: string, params?: readonly unknown[]) => {
+          const rows = await db.query(sql, params);
+          if (/^\s*insert into parse_usage/.test(sql)) throw databaseUnavailable(new Error("connection lost after the statement ran"));
+          return rows;
+        },
+        transaction: async (fn: Parameters<Db["transaction"]>[0]) => {
+          await db.transaction(fn);
+          throw databaseUnavailable(new Error("connection lost after COMMIT ran"));
+        },
+      } as Db;
+      const metering = createMetering({ db: lossy, config: meteringConfig(), retryBaseMs: 20 });
+      const err = (await metering.admit(caller, headers()).catch((e) => e)) as AppError;
+      expect([err.status, err.errorClass]).toEqual([503, "database_unavailable"]);
+      const states = async () => (await db.query<{ state: string }>(`select state from parse_usage where owner = $1 and key_tier = $2`, [owner, tier])).map((r) => r.state);
+      for (let i = 0; i < 100 && (await states()).includes("reserved"); i++) await Bun.sleep(20);
+      expect(await states()).toEqual(["abandoned"]);
+    }
+    // Released rows are neither parses nor failures.
+    const usage = await ownerUsage(usageCtx, owner);
+    expect([usage.period_parses, usage.success_rate]).toEqual([0, 1]);
+  });
+
   test("flush at shutdown writes what is pending once the database answers, and says what it could not", async () => {
     const owner = unique();
     await subscribe(db, owner);
