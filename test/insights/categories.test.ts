@@ -191,3 +191,25 @@ describe("the bank's own rows", () => {
     expect(enrich(out("ALAT NIP TRANSFER TO Fidelity Bank-", "3500.00")).enrichment.counterparty).toBeNull();
   });
 });
+
+describe("rows whose narration says nothing", () => {
+  const session = "000015251004093015987654321098";
+
+  test("an unexplained row carrying a NIP session id is a transfer by its direction; without one it stays other", () => {
+    const a = enrich([D, "TOLU ADEBAYO/KOLA STORES", "", "2500.00", `${session}_CR_0`], "moniepoint").enrichment;
+    expect([a.category, a.session_id]).toEqual(["transfer_in", session]);
+    expect(enrich([D, "USSD_CHIDI OKORO", "700.00", "", `${session}`]).enrichment.category).toBe("transfer_out");
+    expect(enrich([D, "TOLU ADEBAYO/KOLA STORES", "", "2500.00", "REF-20251004-0042"]).enrichment.category).toBe("other");
+    // A rule that explains the row still decides: a levy carrying the transfer's session id is a levy.
+    expect(enrich([D, "ELECTRONIC MONEY TRANSFER LEVY", "50.00", "", session]).enrichment.category).toBe("tax_levy");
+  });
+
+  test("a blank or bare-number narration is read from the reference, where some banks print the row's kind", () => {
+    const levy = enrich([D, "", "50.00", "", "TRF|7QKD3|2204918830021_CR_0_EMTL_DC_0"], "moniepoint").enrichment;
+    expect(levy.category).toBe("tax_levy");
+    expect(enrich([D, "", "", "212.37", "CORE|INTR|SAVINGS_INTEREST|2025-09|2210004444_CR_1"], "moniepoint").enrichment.category).toBe("interest");
+    expect(enrich([D, "4419920087716", "", "9000.00", `XFER|${session}|88_CR_0`], "moniepoint").enrichment.category).toBe("transfer_in");
+    // A narration with words is read as printed, whatever the reference says.
+    expect(enrich([D, "Payment for goods", "", "9000.00", "X_EMTL_DC_0"]).enrichment.category).toBe("transfer_in");
+  });
+});

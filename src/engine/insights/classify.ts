@@ -36,8 +36,13 @@ function ruleHit(rule: CompiledCategoryRule, row: InsightRow): string | undefine
   return hit;
 }
 
-/** The first category rule that matches the row; a transfer or `other` when none does. */
-export function categorise(row: InsightRow, v: CompiledVocabulary, hasCounterparty: boolean): CategoryMatch {
+/**
+ * The first category rule that matches the row; when none does, a transfer if the narration says
+ * transfer, names the other party, or the row carries a NIP session id (NIBSS Instant Payment
+ * only moves money between accounts, so a bare reference or an unnamed wallet credit with one is a
+ * transfer); else `other`.
+ */
+export function categorise(row: InsightRow, v: CompiledVocabulary, hasCounterparty: boolean, hasSession: boolean): CategoryMatch {
   for (const rule of v.categories) {
     if (!fitsDirection(rule, row)) continue;
     const hit = ruleHit(rule, row);
@@ -46,7 +51,7 @@ export function categorise(row: InsightRow, v: CompiledVocabulary, hasCounterpar
   }
   const dir = directionOf(row);
   const transferWords = foundAny(row.found, v.transfer);
-  if (dir !== "none" && (transferWords || hasCounterparty)) {
+  if (dir !== "none" && (transferWords || hasCounterparty || hasSession)) {
     return { category: dir === "credit" ? "transfer_in" : "transfer_out", confidence: transferWords && hasCounterparty ? 0.85 : 0.7 };
   }
   return { category: "other", confidence: 0.5 };

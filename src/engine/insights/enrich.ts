@@ -19,7 +19,7 @@ interface Reading {
 
 function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): Reading {
   const party = counterpartyOf(row, v);
-  return { narration: row.transaction.narration, party, category: categorise(row, v, party !== null), channel: channelOf(row, v, bank, hasSession) };
+  return { narration: row.transaction.narration, party, category: categorise(row, v, party !== null, hasSession), channel: channelOf(row, v, bank, hasSession) };
 }
 
 /**

@@ -13,6 +13,8 @@ export const sectionsOf = (r: Source) => (r.accounts && r.accounts.length > 0 ? 
 const kobo = (text: string): Kobo => (text.trim() === "" ? 0n : (parseAmount(text)?.kobo ?? 0n));
 const ZERO_ENRICHMENT = { category: "other", channel: "unknown", counterparty: null, session_id: null, fee_of: null } as const;
 
+const HAS_LETTER = /[A-Z]/i;
+
 /** What a narration's words are, read once per distinct narration: statements repeat narrations heavily. */
 interface NarrationWords {
   text: string;
@@ -38,12 +40,16 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
     const words = text.split(" ");
     return { text, words, found: findPhrases(words, v.index) };
   });
+  // A narration with no word in it (blank, or a bare number) says nothing, and some banks print the
+  // row's kind in its reference instead (Moniepoint: "…_CBA_CREDIT_0_EMTL_DC_0",
+  // "…|PB_SAV_ACCT_INTEREST|…"): such a row's words are its reference's.
+  const wordsOf = (t: Transaction) => narrationOf(HAS_LETTER.test(t.narration) ? t.narration : t.reference);
   // A statement prints the same date (and time) on many rows.
   const dayTime = memo(splitDateTime);
   sectionsOf(r).forEach((s, section) => {
     for (const t of s.transactions) {
       const [day, time] = dayTime(t.date);
-      const { text, words, found } = narrationOf(t.narration);
+      const { text, words, found } = wordsOf(t);
       rows.push({
         index: rows.length,
         section,
