@@ -73,4 +73,29 @@ describe("fee_of", () => {
     const { rows } = analyse(r);
     expect(rows.map((x) => x.enrichment.fee_of)).toEqual([null, null]);
   });
+
+  test("a reference extended after a separator, or the same stem with another posting counter, ties a fee to its row", () => {
+    const specs: RowSpec[] = [
+      ["2025-09-01 06:21:09", "TRANSFER TO EMEKA STORES Zenith Bank", "2010.00", "", "XFR|7HQ2MLP|4408812233_DR_0"],
+      ["2025-09-01 09:00:00", "Transfer from BISI ALABI", "", "67000.00", "XFR|9KD3PQA|5501928374_CR_0"],
+      ["2025-09-01 12:00:00", "POS PURCHASE @ SPAR", "3000.00", "", "POS|551|2025090112"],
+      ["2025-09-01 12:30:00", "POS PURCHASE @ SHOPRITE", "4000.00", "", "POS|552|2025090112"],
+      // Posted in a batch hours later, neither beside its row nor at its time.
+      ["2025-09-01 22:02:59", "Electronic Money Transfer Levy", "50.00", "", "XFR|9KD3PQA|5501928374_CR_0_EMTL_DC_0"],
+      ["2025-09-01 22:03:04", "Value Added Tax", "0.75", "", "XFR|7HQ2MLP|4408812233_DR_1"],
+    ];
+    // The VAT's fee is folded into the transfer (no charge row): it is tied to the transfer itself.
+    expect(feeOf(specs)).toEqual([null, null, null, null, 1, 0]);
+    // A short reference is no posting's id: "R_0" and "R_1" are not one stem.
+    expect(feeOf([["2025-09-02", "TRANSFER TO ADA OBI", "2000.00", "", "R_0"], ["2025-09-02", "POS PURCHASE", "900.00", "", "P"], ["2025-09-03", "Value Added Tax", "0.75", "", "R_1"]])).toEqual([null, null, null]);
+  });
+
+  test("VAT takes a charge row that links over a movement that shares its reference", () => {
+    const specs: RowSpec[] = [
+      ["2025-03-02", "NIP TRANSFER TO ADA OBI ZENITH BANK", "60000.00", "", "FT2506100001XYZ_0"],
+      ["2025-03-02", "NIP TRANSFER COMMISSION", "50.00", "", "FT2506100001XYZ_1"],
+      ["2025-03-02", "VAT ON COMMISSION", "3.75", "", "FT2506100001XYZ_2"],
+    ];
+    expect(feeOf(specs)).toEqual([null, 0, 1]);
+  });
 });

@@ -4,10 +4,11 @@ import type { InsightRow } from "./types.ts";
 
 /**
  * Which row a charge or levy row was taken for (`fee_of`). Evidence, strongest first: the fee
- * names the row (same reference, the row's reference or whole narration inside the fee's), the
- * two share a printed time to the second, and the amount rule of the fee's kind holds (VAT is
- * 7.5% of a charge; EMTL and stamp duty are N50 on a receipt of N10,000 or more; a transfer fee
- * is its band's). The amount rule alone links only an adjacent row. Nearest wins a tie.
+ * names the row (same reference or reference stem, the row's reference or whole narration
+ * inside the fee's), the two share a printed time to the second, and the amount rule of the
+ * fee's kind holds (VAT is 7.5% of a charge; EMTL and stamp duty are N50 on a receipt of N10,000
+ * or more; a transfer fee is its band's). The amount rule alone links only an adjacent row.
+ * Nearest wins a tie.
  */
 
 type FeeKind = "vat" | "emtl" | "stamp_duty" | "charge" | "levy";
@@ -44,9 +45,30 @@ function amountRule(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFe
   }
 }
 
+/** A posting's number ends some references: "…_DEBIT_0" is a transfer, "…_DEBIT_1" the VAT on its fee. */
+const POSTING_COUNTER = /[-_./:|]\d{1,3}$/;
+/** Below this a reference may be a short code many rows share, not one posting's id. */
+const MIN_STEM = 12;
+
+/**
+ * The fee's reference is the row's, extended after a separator ("X_EMTL_DC_0" for "X"), or both
+ * are one stem with another posting counter ("X_DEBIT_1" for "X_DEBIT_0").
+ */
+function sameStem(feeRef: string, ref: string): boolean {
+  if (ref.length < MIN_STEM) return false;
+  if (feeRef.length > ref.length && feeRef.startsWith(ref) && "-_./:|".includes(feeRef[ref.length]!)) return true;
+  // Only references alike but for their last few characters can differ by a counter (checked
+  // first: every fee meets a dozen candidates, most with unrelated references).
+  const head = Math.min(ref.length, feeRef.length) - 4;
+  for (let i = 0; i < head; i++) if (ref.charCodeAt(i) !== feeRef.charCodeAt(i)) return false;
+  const stem = ref.replace(POSTING_COUNTER, "");
+  return stem.length >= MIN_STEM && stem !== ref && feeRef.replace(POSTING_COUNTER, "") === stem;
+}
+
 function textLink(fee: InsightRow, p: InsightRow): boolean {
   const ref = p.transaction.reference.trim();
-  if (ref !== "" && (ref === fee.transaction.reference.trim() || (ref.length >= 6 && fee.transaction.narration.includes(ref)))) return true;
+  const feeRef = fee.transaction.reference.trim();
+  if (ref !== "" && (ref === feeRef || sameStem(feeRef, ref) || (ref.length >= 6 && fee.transaction.narration.includes(ref)))) return true;
   // "COMM ALAT NIP TRANSFER TO ..." carries the whole narration of its transfer.
   return p.text.length >= 12 && fee.words.length > p.words.length && fee.text.includes(p.text);
 }
@@ -56,8 +78,11 @@ const sameTime = (a: InsightRow, b: InsightRow): boolean => a.time !== "" && a.t
 function score(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFees): number {
   if (p.section !== fee.section || p === fee) return 0;
   // A fee is taken for a movement; only VAT is taken on another fee.
-  if (kind === "vat" ? p.enrichment.category !== "bank_charge" : isFee(p)) return 0;
+  if (isFee(p) && !(kind === "vat" && p.enrichment.category === "bank_charge")) return 0;
   const text = textLink(fee, p);
+  // VAT on a movement: its fee is folded into the movement's amount (Moniepoint settles the
+  // transfer with its fee), which only a text link shows; any charge row that links wins.
+  if (kind === "vat" && !isFee(p)) return text ? 0.55 : 0;
   const time = !text && sameTime(fee, p);
   // Without a text or time link the amount rule counts only for an adjacent row: not worked out for the rest of the window.
   if (!text && !time && Math.abs(p.index - fee.index) > 1) return 0;
