@@ -65,6 +65,11 @@ const CATEGORY_CASES: [string, RowSpec, string][] = [
   ["betting (1xBet)", out("1XBET DEPOSIT 7781", "3000.00"), "betting"],
   ["betting (BetKing)", out("BETKING NG WEB", "2500.00"), "betting"],
   ["betting (MSport)", out("MSPORT DEPOSIT", "500.00"), "betting"],
+  ["bills (electricity token, the old utility's name)", out("PHCN PREPAID TOKEN 45010022113", "10000.00"), "bills"],
+  ["bills (tax authority)", out("PAYMENT TO LAGOS STATE IRS PAYE TAX MAR", "85000.00"), "bills"],
+  ["bills (insurer)", out("AXA MANSARD MOTOR POLICY 2231", "42000.00"), "bills"],
+  ["reversal (a card refund)", inn("POS REFUND SPAR LEKKI", "12500.00"), "reversal"],
+  ["transfer_in (a cheque cleared)", inn("CHQ DEP 004412 INWARD CLEARING", "250000.00"), "transfer_in"],
   ["other", out("MISC DR ADJ 4471", "300.00"), "other"],
 ];
 

@@ -27,6 +27,15 @@ export const CATEGORY_RULES: unknown[] = [
   },
   {
     kind: "terms",
+    category: "reversal",
+    direction: "credit",
+    terms: ["REFUND", "REFUNDED", "RFND"],
+    requires: ["POS", "CARD", "WEB", "ATM", "MERCHANT"],
+    confidence: 0.8,
+    source: "A card, POS or web purchase refunded by the acquirer comes back as a refund beside the channel's word (\"POS REFUND\", \"CARD REFUND\")",
+  },
+  {
+    kind: "terms",
     category: "bank_charge",
     direction: "debit",
     terms: ["COMMISSION VAT", "COMM VAT", "CHARGE VAT", "CHARGES VAT", "CHG VAT", "FEE VAT", "FEES VAT", "CHARGE INCL VAT", "COMMISSION INCL VAT"],
@@ -243,9 +252,11 @@ export const CATEGORY_RULES: unknown[] = [
       { name: "Remita", aliases: ["REMITA"] },
       { name: "Land Use Charge", aliases: ["LAND USE CHARGE"] },
       { name: "Water (state water corporations)", aliases: ["WATER CORPORATION", "WATER CORP", "WATER BOARD", "WATER RATE"] },
-      { name: "Bills (unnamed)", aliases: ["ELECTRICITY", "PREPAID METER", "POSTPAID", "CABLE TV", "BILL PAYMENT", "BILLS PAYMENT", "BILLS", "UTILITY", "WATER BILL", "INTERNET SUBSCRIPTION"] },
+      { name: "Tax authorities", aliases: ["FIRS", "LIRS", "STATE IRS", "BOARD OF INTERNAL REVENUE", "INTERNAL REVENUE SERVICE", "PAYE TAX", "INCOME TAX PAYMENT", "TAX PAYMENT"] },
+      { name: "Insurance", aliases: ["INSURANCE", "INSURANCE PREMIUM", "AXA MANSARD", "LEADWAY ASSURANCE", "AIICO", "CUSTODIAN INSURANCE", "HEIRS INSURANCE", "CORNERSTONE INSURANCE", "NEM INSURANCE", "HYGEIA HMO", "RELIANCE HMO"] },
+      { name: "Bills (unnamed)", aliases: ["ELECTRICITY", "PHCN", "NEPA", "PREPAID TOKEN", "ELECTRICITY TOKEN", "METER TOKEN", "PREPAID METER", "POSTPAID", "CABLE TV", "BILL PAYMENT", "BILLS PAYMENT", "BILLS", "UTILITY", "WATER BILL", "INTERNET SUBSCRIPTION"] },
     ],
-    source: "Electricity distribution companies (NERC), pay-TV and internet providers, exam bodies and government collection platforms",
+    source: "Electricity distribution companies (NERC; PHCN and NEPA, the old utility's names, still printed on token purchases), pay-TV and internet providers, exam bodies, government collection platforms and tax authorities (FIRS, the state IRSs), insurers and HMOs",
   },
   {
     kind: "terms",
@@ -299,6 +310,8 @@ export const CATEGORY_RULES: unknown[] = [
 export const TRANSFER_TERMS: unknown[] = [
   "TRANSFER", "TRF", "TRFR", "TRSF", "XFER", "TRANS", "NIP", "NIBSS", "FT", "FIP", "INTERBANK", "INTRABANK", "MOB TRF", "MOB UTO", "MOB UTI", "FRM", "FROM", "TO", "IFO", "P2P",
   "SEND MONEY", "SENT", "RECEIVED", "INWARD", "OUTWARD", "DEPOSIT", "FUNDING", "WALLET FUNDING", "ADD MONEY", "PAYMENT", "PAID",
+  // A cheque moves money between accounts through the clearing house.
+  "CLEARING", "CHQ DEP", "CHEQUE DEPOSIT", "CHQ LODGEMENT", "CHEQUE LODGEMENT",
 ];
 
 /** Items returned unpaid or failed (bounced), listed with reversals. */
