@@ -25,7 +25,40 @@ describe("heading vocabulary of wide exports", () => {
     ["Debit/Credit(₦)", "amount"],
     ["Debit/Credit", "drcr"],
     ["Posted On", "date"],
+    // One amount heading per side, the side named after it.
+    ["Amount (DR)", "debit"],
+    ["Amount (CR)", "credit"],
+    ["Amt Debited", "debit"],
+    ["Amount Deposited", "credit"],
+    ["Amount Withdrawn", "debit"],
+    ["Outgoing", "debit"],
+    ["Incoming", "credit"],
+    ["Amount", "amount"],
+    ["Transaction Amount", "amount"],
+    ["RRN", "reference"],
   ])("%s -> %s", (label, role) => expect(labelRole(label)).toBe(role as never));
+
+  test("a table headed Amount (DR) / Amount (CR), with no balance to tell the sides apart, reads each side into its column", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(
+          1,
+          [
+            [100, [20, "Date"], [90, "Description"], [300, "Amount (DR)"], [380, "Amount (CR)"]],
+            [120, [20, "04/02/2025"], [90, "NIP TRANSFER TO ADA OBI"], { r: 350, t: "2,500.00" }],
+            [135, [20, "05/02/2025"], [90, "SALARY FEB 2025"], { r: 430, t: "50,000.00" }],
+            [150, [20, "06/02/2025"], [90, "POS PURCHASE SPAR"], { r: 350, t: "1,200.00" }],
+          ],
+          700,
+        ),
+      ),
+    );
+    expect(r.transactions.map((t) => [t.narration, t.debit, t.credit])).toEqual([
+      ["NIP TRANSFER TO ADA OBI", "2500.00", "0.00"],
+      ["SALARY FEB 2025", "0.00", "50000.00"],
+      ["POS PURCHASE SPAR", "1200.00", "0.00"],
+    ]);
+  });
 
   test("two headings printed with no gap are cut into their labels", () => {
     const lines = pageLines(page(1, [[100, [20, "Date"], [100, "Narration"], [300, "WithdrawalsLodgements"], [420, "Balance"]]]));

@@ -54,15 +54,18 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["balance_before", /^(?:(?:available|ledger|book) bal(?:ance)? before|old bal(?:ance)?|pre ?bal(?:ance)?|initial bal(?:ance)?|bal(?:ance)? b\/f)$/],
   ["balance", /\bbal(?:ance)?\b|^running bal|^closing bal|^book bal|^available bal|^ledger bal/],
   ["value_date", /^value ?(?:date|dt)$|^val(?:ue)? date$|^effective date$/],
-  ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|charges and debits|out|sent|spent)(?: dr| amount)?$/],
-  ["credit", /^(?:credits?|deposits?|lodgements?|lodgments?|money in|cr|paid in|inflows?|receipts?|credit amount|deposit cr|credit cr|amount in|inward|in|received)(?: cr| amount)?$/],
+  ["debit", /^(?:debits?|withdrawals?|money out|payments?|dr|paid out|outflows?|debit amount|withdrawal dr|debit dr|amount out|outward|outgoing|charges and debits|out|sent|spent)(?: dr| amount)?$/],
+  ["credit", /^(?:credits?|deposits?|lodgements?|lodgments?|money in|cr|paid in|inflows?|receipts?|credit amount|deposit cr|credit cr|amount in|inward|incoming|in|received)(?: cr| amount)?$/],
+  // "Amount (DR)" / "Amount (CR)": one amount heading per side, its side named after it.
+  ["debit", /^(?:amount|amt|transaction amount|txn amount) (?:dr|debit|debited|out|withdrawn|paid)$/],
+  ["credit", /^(?:amount|amt|transaction amount|txn amount) (?:cr|credit|credited|in|deposited|lodged|received)$/],
   // Charges and fees printed beside the movement (wide app exports): amounts, never the movement.
   ["extra_amount", /^(?:charges?|fees?|commission|vat|stamp duty|levy|tax|charge amount|fee amount|settlement amount|gross amount|net amount)$/],
   ["amount", /^(?:amount|amt|transaction amount|txn amount|trans amount|amount ngn|value)$/],
   ["time", /^(?:time|trans(?:action)? time only)$/],
   ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$|^(?:posted|booked|created|completed|initiated) (?:on|at)$/],
   ["narration", /^(?:(?:transaction|trans|txn) )?(?:description|narration|narrative|details?|remarks?|particulars|memo|descr|transaction details?|purpose)$/],
-  ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$/],
+  ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$|^rrn$/],
   ["currency", /^(?:currency|ccy|curr)$/],
   ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|status|beneficiary|counterparty|time|teller|initiator)$/],
 ];
@@ -70,8 +73,8 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
 /** Tried when no exact label matches: a role word anywhere in a short label ("Amount Withdrawn", "Details of Transaction"). */
 const LENIENT: [ColumnRole, RegExp][] = [
   ["value_date", /\bvalue\b.*\bdate\b/],
-  ["debit", /\b(?:debits?|withdrawals?|withdrawn|money out|paid out)\b/],
-  ["credit", /\b(?:credits?|deposits?|lodge?ments?|money in|paid in)\b/],
+  ["debit", /\b(?:debits?|debited|withdrawals?|withdrawn|money out|paid out)\b/],
+  ["credit", /\b(?:credits?|credited|deposits?|deposited|lodge?ments?|money in|paid in)\b/],
   ["narration", /\b(?:descriptions?|narrations?|narratives?|details?|particulars|remarks?|memo)\b/],
   ["reference", /\b(?:ref(?:erence)?|cheque|chq|instrument)\b/],
   ["date", /\bdate\b/],
