@@ -43,6 +43,9 @@ const FORMS: RegExp[] = [
   new RegExp(String.raw`^(?<a>\d{1,2})[-/.](?<b>\d{1,2})[-/.](?<y>\d{4}|\d{2})${TIME}$`, "i"),
 ];
 
+/** A weekday before the date ("Fri, 27 Nov 2026", "Thursday, November 27, 2026"): read past, not checked. */
+const WEEKDAY = /^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\.?,?\s+(?=[a-z\d])/i;
+
 function fullYear(y: string): number {
   const n = Number(y);
   // Two-digit years: statements are recent; 00-69 -> 2000s, 70-99 -> 1900s.
@@ -70,7 +73,7 @@ export function scanDate(text: string): Readonly<RawDate> | null {
 }
 
 function scanUncached(text: string): RawDate | null {
-  const t = squeezeSpaces(text);
+  const t = squeezeSpaces(text).replace(WEEKDAY, "");
   if (t.length < 6 || t.length > 40 || !/\d/.test(t)) return null;
   for (const re of FORMS) {
     const g = re.exec(t)?.groups;

@@ -20,6 +20,10 @@ describe("scanDate forms", () => {
     ["2024-05-01T23:05:06", "2024-05-01T23:05:06+01:00"],
     ["03.01.2024 09:15", "2024-01-03T09:15:00+01:00"],
     ["31-12-99", "1999-12-31T00:00:00+01:00"],
+    // A weekday before the date is read past.
+    ["Fri, 27 Nov 2026 14:03", "2026-11-27T14:03:00+01:00"],
+    ["Thursday, November 26, 2026", "2026-11-26T00:00:00+01:00"],
+    ["Tue 03/02/2026", "2026-02-03T00:00:00+01:00"],
   ])("%s", (text, want) => expect(iso(text)).toBe(want));
 
   test("AM/PM with US order", () => {
@@ -29,7 +33,7 @@ describe("scanDate forms", () => {
   });
 
   test("not dates", () => {
-    for (const t of ["1,234.56", "32/01/2024", "2024-13-01", "30-Feb-2024", "hello", "20240103", "12:30"]) expect(scanDate(t)).toBeNull();
+    for (const t of ["1,234.56", "32/01/2024", "2024-13-01", "30-Feb-2024", "hello", "20240103", "12:30", "Friday", "Fri, 12:30", "Sunday 2024"]) expect(scanDate(t)).toBeNull();
   });
 
   test("yearless dates take the year of the statement period", () => {
