@@ -1,6 +1,6 @@
 /**
  * The engine's one money type: integer kobo as bigint. Statements print amounts in many dresses
- * (`₦1,234.56`, `NGN 1,234.56`, `(1,234.56)`, `1,234.56 DR`, `--`); parsing them all here keeps
+ * (`₦1,234.56`, `NGN 1,234.56`, `(1,234.56)`, `1,234.56 DR`, `1,234.56 (CR)`, `--`); parsing them all here keeps
  * every other module free of string arithmetic and of floats.
  */
 export type Kobo = bigint;
@@ -20,7 +20,8 @@ const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€)`;
 // Groups of three with commas, or a plain digit run; decimals of 1 to 3 digits (some exports print 3).
 const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,3})?|\.\d{1,2}`;
 const AMOUNT_RE = new RegExp(
-  String.raw`^(?<pre>DR|CR)?\s*(?<open>\()?\s*(?<sign1>[+-])?\s*${CURRENCY}?\s*(?<sign2>[+-])?\s*(?<num>${NUMBER})\s*(?<close>\))?\s*(?<sign3>-)?\s*(?<post>DR|CR|D|C|Dr|Cr)?\.?$`,
+  // A currency code may follow the number ("1,234.56 NGN"), and a marker may sit in parentheses ("1,234.56 (DR)").
+  String.raw`^(?<pre>DR|CR)?\s*(?<open>\()?\s*(?<sign1>[+-])?\s*${CURRENCY}?\s*(?<sign2>[+-])?\s*(?<num>${NUMBER})\s*(?:NGN|USD|GBP|EUR)?\s*(?<close>\))?\s*(?<sign3>-)?\s*(?:\((?<postp>DR|CR)\)|(?<post>DR|CR|D|C|Dr|Cr))?\.?$`,
   "i",
 );
 
@@ -64,7 +65,7 @@ export function parseAmount(text: string): ParsedAmount | null {
   // Thousandths (some exports print three decimals) round half up to the kobo.
   const kobo = BigInt(whole || "0") * 100n + (BigInt((frac + "000").slice(0, 3)) + 5n) / 10n;
   const negative = Boolean(g.open) || g.sign1 === "-" || g.sign2 === "-" || g.sign3 === "-";
-  const rawMarker = (g.post ?? g.pre ?? "").toUpperCase();
+  const rawMarker = (g.post ?? g.postp ?? g.pre ?? "").toUpperCase();
   const marker = rawMarker.startsWith("D") ? "DR" : rawMarker.startsWith("C") ? "CR" : null;
   const moneyShaped = /[.,]/.test(num) || /[₦$£€#]|NGN|USD|GBP|EUR/i.test(t) || marker !== null;
   return {

@@ -22,6 +22,9 @@ describe("parseAmount", () => {
     [".50", 50n, null],
     ["1234.567", 123457n, null],
     ["0.995", 100n, null],
+    ["1,234.56 NGN", 123456n, null],
+    ["1,234.56 (DR)", 123456n, "DR"],
+    ["₦1,234.56 (CR)", 123456n, "CR"],
   ] as const)("%s", (text, kobo, marker) => {
     const a = parseAmount(text);
     expect(a?.kobo).toBe(kobo);
@@ -29,7 +32,7 @@ describe("parseAmount", () => {
   });
 
   test("text, dates and malformed groupings are not amounts", () => {
-    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3"]) expect(parseAmount(t)).toBeNull();
+    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3", "(DR)", "NGN", "12.00 (DR", "12.00 NGN NGN"]) expect(parseAmount(t)).toBeNull();
   });
 
   test("a bare integer is an amount but not money-shaped; grouped or decimal ones are", () => {
