@@ -37,16 +37,78 @@ export const widerFigures = (checks: Checks): WiderFigures | undefined => widerB
 export const widerAssumption = (what: "opening" | "closing", figure: Kobo) =>
   `The first printed ${what} balance ${formatKobo(figure)} was taken to cover more than this section (the whole customer's pockets).`;
 
+/** What the steps of reconcile write for the caller: `notes` explain, `assumed` lists what was taken on trust. */
+interface Report {
+  notes: string[];
+  assumed: string[];
+}
+
+type Balanced<T extends LedgerRow> = T & { balance: Kobo };
+
 /**
  * Orders rows oldest first, puts rows that share a timestamp in the order their balances chain,
  * settles unsided amounts and ambiguous sides from balance movements, fills balances that the
  * statement does not print (and says so), and checks the balance chain and the printed figures.
  * Printed numbers are never changed: a break is reported, not repaired.
  */
-export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigures): Reconciled<T> {
-  const notes: string[] = [];
-  const assumed: string[] = [];
-  let rows = input.map((r) => ({ ...r }));
+export function reconcile<T extends LedgerRow>(input: T[], printedAsGiven: PrintedFigures): Reconciled<T> {
+  const report: Report = { notes: [], assumed: [] };
+  const listed = oldestFirst(input.map((r) => ({ ...r })), report);
+  const own = ownOpening(listed.rows, printedAsGiven, report.notes, report.assumed);
+  const printed: PrintedFigures = own;
+  const { rows, swappedRows } = chainOrder(listed.rows, printed, report);
+  const flipped = settleSides(rows, printed, report);
+  const { opening, openingSource } = chooseOpening(rows, printed, report);
+  const chained = chainBalances(rows, opening, report);
+  const totals = rowTotals(chained.rows);
+  const lastBalance = chained.rows.length > 0 ? chained.rows[chained.rows.length - 1]!.balance : opening;
+  const figures = checkPrintedFigures(printed, totals, opening, lastBalance, report);
+
+  const rowChain = chained.firstBreak === null;
+  // Derived balances chain by construction, so then only the printed figures can vouch for the rows.
+  // With no balance column and no printed opening balance the chain starts from an assumed 0.00:
+  // the movements are the statement's, the balances are not, and a lender must not read them as
+  // checked unless a printed closing balance or total agrees.
+  const unvouched = chained.balancesDerived && !chained.hasBalances && openingSource === "assumed_zero" && figures.totalsMatch !== true && figures.closingMatch !== true;
+  if (unvouched) report.notes.push("Balances were counted from an assumed 0.00 and no printed figure confirms them; they are not the account's balances.");
+  // The rows must chain and nothing the statement prints about itself may contradict them: a chain
+  // of a few rows under a header that counts 129 debits is not the statement.
+  const contradicted = printedContradicts({ totals_match: figures.totalsMatch, closing_balance_match: figures.closingMatch, count_match: figures.countMatch });
+  const rowWiseReconcilable = rowChain && !unvouched && !contradicted;
+  const checks: Checks = {
+    row_chain: rowChain,
+    first_break_index: chained.firstBreak,
+    balances_derived: chained.balancesDerived,
+    totals_match: figures.totalsMatch,
+    closing_balance_match: figures.closingMatch,
+    reversed: listed.reversed,
+    count_match: figures.countMatch,
+    opening_balance_source: openingSource,
+    kobo_rounding_rows: chained.koboRows,
+    ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
+    notes: report.notes,
+    assumed: report.assumed,
+    verdict: verdictOf(
+      { row_chain: rowChain, totals_match: figures.totalsMatch, closing_balance_match: figures.closingMatch, count_match: figures.countMatch, assumed: report.assumed },
+      rowWiseReconcilable,
+    ),
+  };
+  const wider = { opening: own.widerOpening ?? null, closing: figures.widerClosing };
+  if (wider.opening !== null || wider.closing !== null) widerBySection.set(checks, wider);
+  return {
+    rows: chained.rows,
+    opening,
+    closing: figures.printedClosing ?? lastBalance,
+    totalDebit: totals.debit,
+    totalCredit: totals.credit,
+    rowWiseReconcilable,
+    sidesFromChain: flipped,
+    checks,
+  };
+}
+
+/** The rows oldest first: a statement listed newest first (or, on one day, whose balances chain only backwards) is turned round. */
+function oldestFirst<T extends LedgerRow>(rows: T[], report: Report): { rows: T[]; reversed: boolean } {
   let reversed = false;
   const first = rows[0];
   const last = rows[rows.length - 1];
@@ -58,61 +120,72 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   }
   if (reversed) {
     rows.reverse();
-    notes.push("Rows were listed newest first and have been put oldest first.");
+    report.notes.push("Rows were listed newest first and have been put oldest first.");
   }
-  const own = ownOpening(rows, printed, notes, assumed);
-  printed = own;
+  return { rows, reversed };
+}
 
+/** Rows sharing a timestamp in the order their balances chain, then adjacent rows seconds apart posted the other way round (chain/reorder.ts). */
+function chainOrder<T extends LedgerRow>(rows: T[], printed: PrintedFigures, report: Report): { rows: T[]; swappedRows: { row: number; seconds: number }[] } {
   const ordering = orderByChain(rows, printed.opening);
   if (ordering.reorderedGroups.length > 0) {
     rows = ordering.order.map((i) => rows[i]!);
     const described = ordering.reorderedGroups.slice(0, 5).map((g) => `rows ${g.first + 1}-${g.first + g.size}`).join(", ");
-    notes.push(
+    report.notes.push(
       `${ordering.reorderedGroups.length} group(s) of rows sharing one timestamp were printed out of balance order and are returned in the order their balances chain (${described}${ordering.reorderedGroups.length > 5 ? ", ..." : ""}); no row moved across timestamps.`,
     );
   }
-
-  // Adjacent rows seconds apart posted in the other order (chain/reorder.ts).
   const swapped = swapWithinWindow(rows, printed.opening ?? rows[0]?.balanceBefore ?? null);
   if (swapped.swaps.length > 0) {
     rows = swapped.rows;
-    notes.push(swapNote(swapped.swaps));
+    report.notes.push(swapNote(swapped.swaps));
   }
-  const swappedRows = swapped.swaps.map((s) => ({ row: s.at, seconds: s.seconds }));
+  return { rows, swappedRows: swapped.swaps.map((s) => ({ row: s.at, seconds: s.seconds })) };
+}
 
-  settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, notes);
+/** Amounts without a side, and sides the columns leave ambiguous, taken from the balance movements; returns the rows whose side the chain decided. */
+function settleSides(rows: LedgerRow[], printed: PrintedFigures, report: Report): number[] {
+  settleUnsided(rows, printed.opening ?? rows[0]?.balanceBefore ?? null, report.notes);
   // The first row's side is checked against the printed opening only when one side fits it
-  // exactly; a printed opening that fits neither side is judged below.
+  // exactly; a printed opening that fits neither side is judged later.
   const flipped = assignSidesByChain(rows, rows[0]?.balanceBefore ?? printed.opening);
-  if (flipped.length > 0) notes.push(`Row(s) ${flipped.slice(0, 5).map((i) => i + 1).join(", ")}${flipped.length > 5 ? ", ..." : ""}: the amount's column was ambiguous; the side under which the balance chains was taken.`);
+  if (flipped.length > 0) report.notes.push(`Row(s) ${flipped.slice(0, 5).map((i) => i + 1).join(", ")}${flipped.length > 5 ? ", ..." : ""}: the amount's column was ambiguous; the side under which the balance chains was taken.`);
+  return flipped;
+}
 
-  const hasBalances = rows.some((r) => r.balance !== null);
+/** The balance the chain starts from: the printed one, the one the first row implies, or 0.00 assumed; and where it came from. */
+function chooseOpening(rows: LedgerRow[], printed: PrintedFigures, { notes, assumed }: Report): { opening: Kobo; openingSource: Checks["opening_balance_source"] } {
   const head = rows[0];
-  let opening: Kobo;
-  let openingSource: Checks["opening_balance_source"];
   const implied = head ? impliedOpening(head) : null;
   if (printed.opening !== null && head && implied !== null && implied !== printed.opening && linkOf(printed.opening, head) === "break" && chainsFromFirst(rows) && firstRowVouched(rows, printed)) {
     // Some apps print the balance after the first row as the opening; the rows vouch for theirs.
-    opening = implied;
-    openingSource = "derived";
     notes.push(openingDisagreement(printed, implied, rows));
     assumed.push(`The opening balance ${formatKobo(implied)} is the one the first row implies; the printed ${formatKobo(printed.opening)} was taken to be the balance after the first row.`);
-  } else if (printed.opening !== null) {
-    opening = printed.opening;
-    openingSource = "statement";
-  } else if (head && implied !== null) {
-    opening = implied;
+    return { opening: implied, openingSource: "derived" };
+  }
+  if (printed.opening !== null) return { opening: printed.opening, openingSource: "statement" };
+  if (head && implied !== null) {
     // The first row's printed Balance Before is a printed figure: the opening is the statement's.
-    openingSource = head.balanceBefore != null ? "statement" : "derived";
     notes.push(head.balanceBefore != null ? "No opening balance is printed; the first row's balance before was taken." : "No opening balance is printed; it was derived from the first row.");
     if (head.balanceBefore == null) assumed.push(`The opening balance ${formatKobo(implied)} was worked back from the first row's balance and amount (none is printed).`);
-  } else {
-    opening = 0n;
-    openingSource = "assumed_zero";
-    notes.push("No opening balance is printed; 0.00 was assumed.");
-    assumed.push("The opening balance 0.00 was assumed (none is printed and the rows print no balance).");
+    return { opening: implied, openingSource: head.balanceBefore != null ? "statement" : "derived" };
   }
+  notes.push("No opening balance is printed; 0.00 was assumed.");
+  assumed.push("The opening balance 0.00 was assumed (none is printed and the rows print no balance).");
+  return { opening: 0n, openingSource: "assumed_zero" };
+}
 
+interface Chained<T extends LedgerRow> {
+  rows: Balanced<T>[];
+  hasBalances: boolean;
+  balancesDerived: boolean;
+  firstBreak: number | null;
+  koboRows: number[];
+}
+
+/** Walks the chain from `opening`: each row's printed balance checked against the one before, a missing one counted from it. */
+function chainBalances<T extends LedgerRow>(rows: T[], opening: Kobo, { notes, assumed }: Report): Chained<T> {
+  const hasBalances = rows.some((r) => r.balance !== null);
   let balancesDerived = false;
   let firstBreak: number | null = null;
   const koboRows: number[] = [];
@@ -145,29 +218,50 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
     notes.push(`Row(s) ${listedRows}: the printed balance is 1 kobo off the row's amounts (rounded half-kobo charges) and was accepted.`);
     assumed.push(`Row(s) ${listedRows}: a rounded half-kobo charge was assumed where the printed balance is 1 kobo off.`);
   }
-  let totalDebit = 0n;
-  let totalCredit = 0n;
-  let debits = 0;
-  let credits = 0;
-  for (const r of out) {
-    totalDebit += r.debit;
-    totalCredit += r.credit;
-    if (r.debit > 0n) debits++;
-    if (r.credit > 0n) credits++;
-  }
-  const lastBalance = out.length > 0 ? out[out.length - 1]!.balance : opening;
+  return { rows: out, hasBalances, balancesDerived, firstBreak, koboRows };
+}
 
+interface RowTotals {
+  debit: Kobo;
+  credit: Kobo;
+  debits: number;
+  credits: number;
+}
+
+function rowTotals(rows: readonly LedgerRow[]): RowTotals {
+  const t: RowTotals = { debit: 0n, credit: 0n, debits: 0, credits: 0 };
+  for (const r of rows) {
+    t.debit += r.debit;
+    t.credit += r.credit;
+    if (r.debit > 0n) t.debits++;
+    if (r.credit > 0n) t.credits++;
+  }
+  return t;
+}
+
+interface FigureChecks {
+  totalsMatch: boolean | null;
+  closingMatch: boolean | null;
+  countMatch: boolean | null;
+  /** The printed closing balance that is this section's (null when none is printed). */
+  printedClosing: Kobo | null;
+  /** A first-page closing balance taken to cover more than this section. */
+  widerClosing: Kobo | null;
+}
+
+/** What the statement prints about itself (totals, closing balance, counts) against the rows; null where it prints nothing. */
+function checkPrintedFigures(printed: PrintedFigures, totals: RowTotals, opening: Kobo, lastBalance: Kobo, { notes, assumed }: Report): FigureChecks {
   let totalsMatch: boolean | null = null;
   if (printed.totalDebit !== null || printed.totalCredit !== null) {
     const abs = (k: Kobo) => (k < 0n ? -k : k);
-    const debitOk = printed.totalDebit === null || abs(printed.totalDebit) === totalDebit;
+    const debitOk = printed.totalDebit === null || abs(printed.totalDebit) === totals.debit;
     const creditOk =
       printed.totalCredit === null ||
-      abs(printed.totalCredit) === totalCredit ||
-      (printed.creditTotalMayIncludeOpening && abs(printed.totalCredit) === totalCredit + opening);
+      abs(printed.totalCredit) === totals.credit ||
+      (printed.creditTotalMayIncludeOpening && abs(printed.totalCredit) === totals.credit + opening);
     totalsMatch = debitOk && creditOk;
-    if (!debitOk) notes.push(`Printed total debit ${formatKobo(printed.totalDebit!)} differs from the rows' ${formatKobo(totalDebit)}.`);
-    if (!creditOk) notes.push(`Printed total credit ${formatKobo(printed.totalCredit!)} differs from the rows' ${formatKobo(totalCredit)}.`);
+    if (!debitOk) notes.push(`Printed total debit ${formatKobo(printed.totalDebit!)} differs from the rows' ${formatKobo(totals.debit)}.`);
+    if (!creditOk) notes.push(`Printed total credit ${formatKobo(printed.totalCredit!)} differs from the rows' ${formatKobo(totals.credit)}.`);
   }
   let closingMatch: boolean | null = null;
   let printedClosing = printed.closing;
@@ -186,48 +280,10 @@ export function reconcile<T extends LedgerRow>(input: T[], printed: PrintedFigur
   }
   let countMatch: boolean | null = null;
   if (printed.debitCount !== null || printed.creditCount !== null) {
-    countMatch = (printed.debitCount === null || printed.debitCount === debits) && (printed.creditCount === null || printed.creditCount === credits);
-    if (!countMatch) notes.push(`Printed counts (${printed.debitCount ?? "-"} debits, ${printed.creditCount ?? "-"} credits) differ from the rows (${debits}, ${credits}).`);
+    countMatch = (printed.debitCount === null || printed.debitCount === totals.debits) && (printed.creditCount === null || printed.creditCount === totals.credits);
+    if (!countMatch) notes.push(`Printed counts (${printed.debitCount ?? "-"} debits, ${printed.creditCount ?? "-"} credits) differ from the rows (${totals.debits}, ${totals.credits}).`);
   }
-
-  const rowChain = firstBreak === null;
-  // Derived balances chain by construction, so then only the printed figures can vouch for the rows.
-  // With no balance column and no printed opening balance the chain starts from an assumed 0.00:
-  // the movements are the statement's, the balances are not, and a lender must not read them as
-  // checked unless a printed closing balance or total agrees.
-  const unvouched = balancesDerived && !hasBalances && openingSource === "assumed_zero" && totalsMatch !== true && closingMatch !== true;
-  if (unvouched) notes.push("Balances were counted from an assumed 0.00 and no printed figure confirms them; they are not the account's balances.");
-  // The rows must chain and nothing the statement prints about itself may contradict them: a chain
-  // of a few rows under a header that counts 129 debits is not the statement.
-  const contradicted = printedContradicts({ totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch });
-  const rowWiseReconcilable = rowChain && !unvouched && !contradicted;
-  const checks: Checks = {
-    row_chain: rowChain,
-    first_break_index: firstBreak,
-    balances_derived: balancesDerived,
-    totals_match: totalsMatch,
-    closing_balance_match: closingMatch,
-    reversed,
-    count_match: countMatch,
-    opening_balance_source: openingSource,
-    kobo_rounding_rows: koboRows,
-    ...(swappedRows.length > 0 ? { swapped_rows: swappedRows } : {}),
-    notes,
-    assumed,
-    verdict: verdictOf({ row_chain: rowChain, totals_match: totalsMatch, closing_balance_match: closingMatch, count_match: countMatch, assumed }, rowWiseReconcilable),
-  };
-  const wider = { opening: own.widerOpening ?? null, closing: widerClosing };
-  if (wider.opening !== null || wider.closing !== null) widerBySection.set(checks, wider);
-  return {
-    rows: out,
-    opening,
-    closing: printedClosing ?? lastBalance,
-    totalDebit,
-    totalCredit,
-    rowWiseReconcilable,
-    sidesFromChain: flipped,
-    checks,
-  };
+  return { totalsMatch, closingMatch, countMatch, printedClosing, widerClosing };
 }
 
 /** Number of rows whose printed balance does not follow from the previous one. */
