@@ -70,6 +70,17 @@ const CATEGORY_CASES: [string, RowSpec, string][] = [
   ["bills (insurer)", out("AXA MANSARD MOTOR POLICY 2231", "42000.00"), "bills"],
   ["reversal (a card refund)", inn("POS REFUND SPAR LEKKI", "12500.00"), "reversal"],
   ["transfer_in (a cheque cleared)", inn("CHQ DEP 004412 INWARD CLEARING", "250000.00"), "transfer_in"],
+  ["salary (leave allowance)", inn("LEAVE ALLOWANCE 2025 DANGOTE CEMENT", "250000.00"), "salary"],
+  ["salary (remuneration)", inn("REMUNERATION FOR MAY 2025", "180000.00"), "salary"],
+  ["loan (Credit Direct, with loan words)", out("CREDIT DIRECT LOAN REPAYMENT 0043", "45000.00"), "loan"],
+  ["loan (principal repaid)", out("PRINCIPAL REPAYMENT TERM FACILITY", "100000.00"), "loan"],
+  ["savings (money market fund)", out("ARM MONEY MARKET FUND SUBSCRIPTION", "50000.00"), "savings"],
+  ["savings (treasury bills)", out("TREASURY BILL INVESTMENT 364 DAYS", "500000.00"), "savings"],
+  ["airtime_data (data sub)", out("DATA SUB 10GB 08031234567", "3500.00"), "airtime_data"],
+  ["bills (internet provider)", out("TIZETI WIFI RENEWAL", "15000.00"), "bills"],
+  ["bank_charge (card reissued)", out("CARD REISSUANCE", "1075.00"), "bank_charge"],
+  ["card_purchase (card trans)", out("CARD TRANS AT SPAR IKEJA", "8700.00"), "card_purchase"],
+  ["betting (WazoBet)", out("WAZOBET DEPOSIT 5512", "2000.00"), "betting"],
   ["other", out("MISC DR ADJ 4471", "300.00"), "other"],
 ];
 
@@ -90,6 +101,8 @@ const NOT_CASES: [string, RowSpec, string][] = [
   ["the land use charge is a bill, not a bank charge", out("LAGOS LAND USE CHARGE 2025", "45000.00"), "bills"],
   ["IPPIS pay is salary", inn("IPPIS/FMOH/MAY 2025", "180000.00"), "salary"],
   ["First Bank mobile forms are transfers", out("MOB/UTO/BOLA ADE/rent/7781", "20000.00"), "transfer_out"],
+  ["a person named Chaka is not the investment app", inn("Transfer from CHAKA OBI | UBA | 2012345678", "5000.00"), "transfer_in"],
+  ["a direct credit is not the lender Credit Direct", inn("NIP CREDIT DIRECT FROM ADA OBI", "5000.00"), "transfer_in"],
 ];
 
 describe("categories", () => {
