@@ -25,6 +25,13 @@ const SOFT = 1;
 /** Penalty for a part of a date (a time, a year) in a date column. */
 const NEAR_MISS = 0.5;
 
+/**
+ * A date cell wrapped in a narrow column leaves word-sized parts on the lines below its first
+ * ("03 Jan" / "2026," / "12:53" / "AM"): a year with its punctuation, a meridiem, a weekday or a
+ * month name. Such a part may sit in a date column as a near miss, like a bare year or a time.
+ */
+const DATE_PART = /^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?,?)$/i;
+
 /** A bare integer with a leading zero or ten or more digits: an identifier, not an ungrouped amount. */
 const NEVER_AMOUNT = /^(?:0\d+|\d{10,})$/;
 
@@ -55,6 +62,7 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       return TEXTUAL.has(role) ? 0.5 : FORBIDDEN;
     case "text":
       if (role === "time") return FORBIDDEN;
+      if (role === "date" || role === "value_date") return DATE_PART.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
       if (role === "drcr") return NEAR_MISS;
       if (role === "currency") return /^[A-Z]{3}$/.test(text.trim()) ? 0 : FORBIDDEN;
@@ -204,13 +212,17 @@ function anchorLines(body: Line[]): Line[] {
   return body.filter((l) => l.cells.some((c) => c.kind === "money"));
 }
 
-/** `anchors`: anchorLines of the body under the header. */
-function learnTextBands(out: Column[], anchors: Line[], tol: number): void {
+/**
+ * Moves text columns' left edges to where their text starts (see above), learnt from `lines`;
+ * `support` is the number of lines a cluster is measured against. Only the columns in `only`
+ * when given. Returns the text columns no cluster placed.
+ */
+function learnTextBands(out: Column[], lines: Line[], tol: number, support: number, only?: ReadonlySet<number>): Set<number> {
+  const unplaced = new Set<number>();
   const cells: Cell[] = [];
-  for (const line of anchors) {
+  for (const line of lines) {
     for (const c of line.cells) if (c.kind === "text" || c.kind === "integer") cells.push(c);
   }
-  if (cells.length === 0) return;
   const { ids, sizes } = clusterIds(cells.map((c) => c.x0), tol);
   const extent = sizes.map(() => ({ x0: Infinity, x1: -Infinity }));
   cells.forEach((c, i) => {
@@ -218,9 +230,9 @@ function learnTextBands(out: Column[], anchors: Line[], tol: number): void {
     e.x0 = Math.min(e.x0, c.x0);
     e.x1 = Math.max(e.x1, c.x1);
   });
-  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors.length);
+  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * support);
   out.forEach((col, j) => {
-    if (!TEXTUAL.has(col.role)) return;
+    if (!TEXTUAL.has(col.role) || (only && !only.has(j))) return;
     const centre = (col.x0 + col.x1) / 2;
     let best = -1;
     let bestD = Infinity;
@@ -232,11 +244,39 @@ function learnTextBands(out: Column[], anchors: Line[], tol: number): void {
         best = k;
       }
     });
-    if (best < 0) return;
+    if (best < 0) {
+      unplaced.add(j);
+      return;
+    }
     const e = extent[best]!;
     const prev = out[j - 1];
     // Never reach back over the previous column's own label.
     if (!prev || e.x0 >= prev.x1) col.x0 = Math.min(col.x0, e.x0);
+  });
+  return unplaced;
+}
+
+/**
+ * A date column whose label is centred over it: its dates start left of the label, and so do the
+ * parts of a date wrapped onto the lines below ("2026," / "PM"), which must lie in the band to
+ * continue their row. The band starts at the leftmost date under the label (never back over the
+ * previous column's own label), when enough dated lines agree.
+ */
+function learnDateBands(out: Column[], anchors: Line[]): void {
+  const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors.length);
+  out.forEach((col, j) => {
+    if (col.role !== "date" && col.role !== "value_date") return;
+    let x0 = Infinity;
+    let support = 0;
+    for (const line of anchors) {
+      for (const c of line.cells) {
+        if (c.kind !== "date" || Math.min(c.x1, col.x1) <= Math.max(c.x0, col.x0)) continue;
+        x0 = Math.min(x0, c.x0);
+        support++;
+      }
+    }
+    const prev = out[j - 1];
+    if (support >= minSupport && (!prev || x0 >= prev.x1)) col.x0 = Math.min(col.x0, x0);
   });
 }
 
@@ -498,7 +538,11 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
     const sheet = body[0]?.source === "sheet";
     if (groups.length === moneyIdx.length || (sheet ? amountInOwnCell(columns) : eachSideHasFigures(columns, groups))) settleOnSides(out);
   }
-  learnTextBands(out, anchors, t);
+  const unplaced = learnTextBands(out, anchors, t, anchors.length);
+  // A narration wrapped around a centred row's middle may print nothing on the date line: its own
+  // lines then place the column.
+  if (unplaced.size > 0) learnTextBands(out, body, t, anchors.length, unplaced);
+  learnDateBands(out, anchors);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {
     const col = out[j]!;

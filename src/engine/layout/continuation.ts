@@ -74,7 +74,8 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
   // holds where gaps do not (rows whose text spills into a small fee row squeezed between them).
   // Tried only where some block clearly puts lines above their row: with uniform spacing, a
   // top-aligned table looks centred too.
-  const centred = above > 0 && above >= below ? centredSplits(blocks, rows) : null;
+  const separation = rowSeparation(blocks, rows);
+  const centred = above > 0 && above >= below ? centredSplits(blocks, rows, separation) : null;
   if (centred) {
     blocks.forEach((b, i) => {
       // A row whose cells are not all centred (a time wrapped onto a second line) still shows its
@@ -92,7 +93,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // Rows that print text above their date line, at the top of a page: lines before a gap that
     // stands out end the row cut by the page break (as centredSplits does for centred rows).
     if (!centred && preferAbove && b.prev < 0 && b.next >= 0 && b.lines[0]!.carryRow >= 0) {
-      b.carried = pageBreakTail(b.lines.map((p) => p.line.y), rows[b.next]!.y);
+      b.carried = carriedTail(b, rows, separation);
       b.split = b.carried;
     }
     b.reach = lineReach(b, rows);
@@ -105,8 +106,10 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
     if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!))) {
+      const own = b.lines.length - interleavedWithNext(b, rows, separation);
       const row = rows[carry]!;
-      for (const p of b.lines) appendParts(row, p.parts, "after", p.line);
+      for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
+      for (let t = b.lines.length - 1; t >= own; t--) appendParts(rows[b.next]!, b.lines[t]!.parts, "before", b.lines[t]!.line);
       continue;
     }
     // Lines going up to the next row: attach from the date line upwards while each is close.
@@ -199,26 +202,34 @@ const CENTRED_MIN_ROWS = 3;
 /**
  * Splits of a document whose cells are vertically centred on the row (its date line in the middle
  * of its narration lines), or null when the rows are not centred. Going down the page, a block
- * between two rows gives the row above as many lines as that row has above it; the rest go to the
- * row below. At the top of a page, lines before a clear gap end the row cut by the page break.
+ * between two rows gives the row above the lines that lie as far below its date line as its top
+ * lies above it; the rest go to the row below. At the top of a page, lines before a clear gap end
+ * the row cut by the page break, unless they hug the first row (carriedTail).
  */
-function centredSplits(blocks: Block[], rows: RowDraft[]): { split: number; carried: number }[] | null {
-  const aboveOf = new Map<number, number>();
+function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | undefined): { split: number; carried: number }[] | null {
+  const h = glyphHeight(blocks);
+  /** The topmost line of each row so far (its date line, or a line a block gave it from above). */
+  const topOf = new Map<number, number>();
   const own = new Map<number, number[]>();
   const give = (row: number, ys: number[]) => own.set(row, [...(own.get(row) ?? []), ...ys]);
   const out = blocks.map((b) => {
-    const k = b.lines.length;
     const ys = b.lines.map((p) => p.line.y);
     if (b.prev >= 0 && b.next >= 0) {
-      const split = Math.min(aboveOf.get(b.prev) ?? 0, k);
-      aboveOf.set(b.next, k - split);
+      // The row above reaches as far below its date line as its top lies above it, in points, not
+      // lines: by count, a row whose date cell has two lines (date over time, the date line above
+      // the middle) would pass for centred on its date line and lose its last line.
+      const middle = rows[b.prev]!.y;
+      const reach = middle - (topOf.get(b.prev) ?? middle) + CENTRED_TOLERANCE * h;
+      let split = 0;
+      while (split < ys.length && ys[split]! - middle <= reach) split++;
+      topOf.set(b.next, ys[split] ?? rows[b.next]!.y);
       give(b.prev, ys.slice(0, split));
       give(b.next, ys.slice(split));
       return { split, carried: 0 };
     }
     if (b.prev < 0 && b.next >= 0) {
-      const carried = b.lines[0]!.carryRow >= 0 ? pageBreakTail(ys, rows[b.next]!.y) : 0;
-      aboveOf.set(b.next, k - carried);
+      const carried = b.lines[0]!.carryRow >= 0 ? carriedTail(b, rows, separation) : 0;
+      topOf.set(b.next, ys[carried] ?? rows[b.next]!.y);
       give(b.next, ys.slice(carried));
       return { split: carried, carried };
     }
@@ -233,10 +244,11 @@ function centredSplits(blocks: Block[], rows: RowDraft[]): { split: number; carr
     const lo = Math.min(row.y, ...ys);
     const hi = Math.max(row.y, ...ys);
     judged++;
-    if (Math.abs((lo + hi) / 2 - row.y) <= CENTRED_TOLERANCE * glyphHeight(blocks)) centred++;
+    if (Math.abs((lo + hi) / 2 - row.y) <= CENTRED_TOLERANCE * h) centred++;
   }
   return judged >= CENTRED_MIN_ROWS && centred >= CENTRED_SHARE * judged ? out : null;
 }
+
 
 /** The glyph height of the continuation lines (they share the table's font). */
 function glyphHeight(blocks: Block[]): number {
@@ -255,6 +267,53 @@ function pageBreakTail(ys: number[], rowY: number): number {
   for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[best]!) best = t;
   const clear = gaps.every((g, t) => t === best || g * (1 + GAP_TIE) < gaps[best]!);
   return clear ? best + 1 : 0;
+}
+
+/**
+ * Lines at the top of a page, above its first row, that end the row the page break cut: those
+ * before a gap clearly wider than every other (pageBreakTail), short of the lines that hug the
+ * first row closer than rows lie to each other (interleavedWithNext).
+ */
+function carriedTail(b: Block, rows: RowDraft[], separation: number | undefined): number {
+  const tail = pageBreakTail(b.lines.map((p) => p.line.y), rows[b.next]!.y);
+  return Math.min(tail, b.lines.length - interleavedWithNext(b, rows, separation));
+}
+
+/**
+ * How many lines at the end of a block sit closer to the next row's first line, each to the one
+ * below it, than rows are to each other (the document's usual separation between two rows, or a
+ * glyph's height when it has none to show): such lines are that row's own (a cell centred on a row
+ * whose date cell is shorter starts above the date line), not the end of the row before.
+ */
+function interleavedWithNext(b: Block, rows: RowDraft[], separation: number | undefined): number {
+  const next = b.next >= 0 ? rows[b.next] : undefined;
+  if (!next) return 0;
+  let edge = next.y;
+  let n = 0;
+  for (let t = b.lines.length - 1; t >= 0; t--) {
+    const line = b.lines[t]!.line;
+    const apart = separation === undefined ? line.h : Math.max(line.h, separation / (1 + GAP_TIE));
+    if (line.page !== next.page || edge - line.y >= apart) break;
+    edge = line.y;
+    n++;
+  }
+  return n;
+}
+
+/** Blocks needed before their gaps tell how far apart the document's rows are. */
+const SEPARATION_MIN_BLOCKS = 3;
+
+/** The median gap that splits a block between two rows of a page (undefined without enough of them). */
+function rowSeparation(blocks: Block[], rows: RowDraft[]): number | undefined {
+  const gaps: number[] = [];
+  for (const b of blocks) {
+    if (b.prev < 0 || b.next < 0 || b.tie) continue;
+    const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+    gaps.push(ys[b.split + 1]! - ys[b.split]!);
+  }
+  if (gaps.length < SEPARATION_MIN_BLOCKS) return undefined;
+  gaps.sort((p, q) => p - q);
+  return gaps[gaps.length >> 1];
 }
 
 /**

@@ -301,16 +301,24 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   let best: Header | null = single ? { columns: single, lineCount: 1 } : null;
   // Up to three lines: a one-line label vertically centred between two-line ones ("Posting" /
   // "Narration" / "Date") prints on a baseline of its own between theirs.
+  if (holdsValues(line)) return best;
   let stacked = line;
   for (let n = 2; n <= MAX_HEADER_LINES; n++) {
     const next = lines[i + n - 1];
-    if (!next || dataLike(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
+    if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
     stacked = mergeHeaderLines(stacked, next);
     const merged = headerColumns(stacked);
     if (merged && (!best || score(merged) > score(best.columns))) best = { columns: merged, lineCount: n };
   }
   return best;
 }
+
+/**
+ * A line of "Label: value" pairs or long numbers ("Name: ADA OBI  Account: 0123456789"), a
+ * statement's facts printed right above its table, or their labels alone once redaction has
+ * blanked the values ("Name:  Account:"): never a line of a stacked heading.
+ */
+const holdsValues = (line: Line) => line.cells.some((c) => /\d{4}/.test(c.text) || /\S:(?:\s*\S|\s*$)/.test(c.text));
 
 /** Lines one table header may take (headerAt's memo keys on the two lines after the first: change both together). */
 const MAX_HEADER_LINES = 3;
