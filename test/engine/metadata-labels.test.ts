@@ -32,6 +32,11 @@ describe("tight label/value grids", () => {
     expect(period(f)).toEqual(["2024-05-01", "2024-05-31"]);
   });
 
+  test("pairs on one line separated by bars end at the bar", () => {
+    const f = facts([[60, [20, "Account Name: ADA CHIOMA OKAFOR | Account Number: 0123456789 | Currency: NGN"]]]);
+    expect([f.holder, f.accountNumber]).toEqual(["ADA CHIOMA OKAFOR", "0123456789"]);
+  });
+
   test("a value drawn apart but run into the next label's own run", () => {
     const f = facts([[60, [20, "Customer Name"], [110, "EMEKA NWOSU"], [160, "Account Type: Current"]]]);
     expect(f.holder).toBe("EMEKA NWOSU");

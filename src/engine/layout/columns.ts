@@ -32,6 +32,9 @@ const NEAR_MISS = 0.5;
  */
 const DATE_PART = /^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?,?)$/i;
 
+/** A currency printed after an amount. */
+const CURRENCY_CODE = /^(?:NGN|USD|GBP|EUR|₦)$/;
+
 /** A bare integer with a leading zero or ten or more digits: an identifier, not an ungrouped amount. */
 const NEVER_AMOUNT = /^(?:0\d+|\d{10,})$/;
 
@@ -59,9 +62,14 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       return MONEY.has(role) ? SOFT : FORBIDDEN;
     case "drcr":
       if (role === "drcr") return 0;
+      // A DR/CR marker a narrow amount cell wrapped onto its own line ("1,532.20" / "DR"): it
+      // signs that amount, so it stays in its column.
+      if (MONEY.has(role)) return NEAR_MISS;
       return TEXTUAL.has(role) ? 0.5 : FORBIDDEN;
     case "text":
       if (role === "time") return FORBIDDEN;
+      // A currency code a narrow amount cell wrapped onto its own line ("26,532.20" / "NGN").
+      if (MONEY.has(role)) return CURRENCY_CODE.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
       if (role === "date" || role === "value_date") return DATE_PART.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
       if (role === "drcr") return NEAR_MISS;

@@ -200,10 +200,10 @@ const CENTRED_SHARE = 0.8;
 const CENTRED_MIN_ROWS = 3;
 
 /**
- * Splits of a document whose cells are vertically centred on the row (its date line in the middle
- * of its narration lines), or null when the rows are not centred. Going down the page, a block
- * between two rows gives the row above the lines that lie as far below its date line as its top
- * lies above it; the rest go to the row below. At the top of a page, lines before a clear gap end
+ * Splits of a document whose cells are vertically centred on the row (its date line, or its
+ * figures' line, in the middle of its narration lines), or null when the rows are not centred.
+ * Going down the page, a block between two rows gives the row above the lines that lie as far
+ * below its middle (rowMiddle) as its top lies above it; the rest go to the row below. At the top of a page, lines before a clear gap end
  * the row cut by the page break, unless they hug the first row (carriedTail).
  */
 function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | undefined): { split: number; carried: number }[] | null {
@@ -215,11 +215,11 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
   const out = blocks.map((b) => {
     const ys = b.lines.map((p) => p.line.y);
     if (b.prev >= 0 && b.next >= 0) {
-      // The row above reaches as far below its date line as its top lies above it, in points, not
+      // The row above reaches as far below its middle as its top lies above it, in points, not
       // lines: by count, a row whose date cell has two lines (date over time, the date line above
-      // the middle) would pass for centred on its date line and lose its last line.
-      const middle = rows[b.prev]!.y;
-      const reach = middle - (topOf.get(b.prev) ?? middle) + CENTRED_TOLERANCE * h;
+      // the middle) would lose its last line.
+      const middle = rowMiddle(rows[b.prev]!);
+      const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + CENTRED_TOLERANCE * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
       topOf.set(b.next, ys[split] ?? rows[b.next]!.y);
@@ -244,9 +244,22 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
     const lo = Math.min(row.y, ...ys);
     const hi = Math.max(row.y, ...ys);
     judged++;
-    if (Math.abs((lo + hi) / 2 - row.y) <= CENTRED_TOLERANCE * h) centred++;
+    if (Math.abs((lo + hi) / 2 - rowMiddle(row)) <= CENTRED_TOLERANCE * h) centred++;
   }
   return judged >= CENTRED_MIN_ROWS && centred >= CENTRED_SHARE * judged ? out : null;
+}
+
+/**
+ * Where a centred row's middle is: its figures, single-line cells printed at the middle, when
+ * they sit on a line of their own (a date cell of two lines, date over time, puts the date line
+ * above the middle); else its date line.
+ */
+function rowMiddle(row: RowDraft): number {
+  for (const role of ["balance", "amount", "debit", "credit"] as const) {
+    const piece = row.pieces?.[role]?.find((p) => p.page === row.page);
+    if (piece) return piece.y;
+  }
+  return row.y;
 }
 
 

@@ -299,7 +299,10 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   // Or, the first table line of a page, the figures of a row whose date cell ended the page before
   // (a tall vertically centred row cut by the page break).
   const cutByPageBreak = last !== undefined && rows.length === st.pageFirstRow && last.page === line.page - 1 && st.lastTablePage === last.page;
-  if (last && !rowHasMoney(last) && (cutByPageBreak || (rows.length > st.pageFirstRow && line.y - last.lastY <= CONTINUATION_GAP * line.h))) {
+  // So does the figure a row still lacks, its balance or its movement, alone on a line of its own
+  // (cells centred in a row where a wrapped amount cell put the other figure on the first line).
+  const completes = last !== undefined && (!rowHasMoney(last) || completesFigures(last, parts));
+  if (last && completes && (cutByPageBreak || (rows.length > st.pageFirstRow && line.y - last.lastY <= CONTINUATION_GAP * line.h))) {
     appendParts(last, parts, "after", line);
     // lastY stays on the row's own page, where its lines above the break still attach to it.
     if (!cutByPageBreak) last.lastY = line.y;
@@ -352,6 +355,15 @@ function onTextLine(st: ScanState, tl: TableLine): void {
 }
 
 const rowHasMoney = (row: RowDraft) => Boolean(row.cells.debit || row.cells.credit || row.cells.amount || row.cells.balance);
+
+const hasMovement = (cells: RoleTexts) => Boolean(cells.debit || cells.credit || cells.amount);
+
+/** The line holds just the row's missing figure: a balance under a movement, or a movement under a balance. */
+function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
+  const moves = hasMovement(parts);
+  if (moves === Boolean(parts.balance)) return false;
+  return moves ? !hasMovement(row.cells) && Boolean(row.cells.balance) : hasMovement(row.cells) && !row.cells.balance;
+}
 
 const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === "amount" || r === "balance";
 

@@ -157,6 +157,7 @@ export function splitAtLabels(text: string): RunPart[] {
   return cuts.map((c, k) => {
     const start = words[c]!.at;
     const end = k + 1 < cuts.length ? words[cuts[k + 1]!]!.at : text.length;
-    return { text: text.slice(start, end).trim(), start };
+    // A separator between pairs ("Account Name: ADA OBI | Account Number: …") ends its pair's value.
+    return { text: text.slice(start, end).replace(/[\s|;·•]+$/, ""), start };
   });
 }
