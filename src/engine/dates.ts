@@ -232,10 +232,13 @@ function sameOrder(a: Readonly<RawDate>, b: Readonly<RawDate>): [RawDate, RawDat
 
 /** A day and month without a year ("02 Dec", "02-Dec"), as statements that print the year on a second line or not at all. */
 // "02 Dec", "02-Dec", and "03-Jan-" whose year went to the next line.
+/** "Jan 3," / "January 3": a month-first date whose year went to the next line, or is not printed. */
+const PARTIAL_MONTH_FIRST = new RegExp(String.raw`^${MON}\.?[ -]?(?<d>\d{1,2})(?:st|nd|rd|th)?,?$`, "i");
 const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON}\.?[-/,]?$`, "i");
 
 export function scanPartialDate(text: string): { month: number; day: number } | null {
-  const g = PARTIAL.exec(text.trim())?.groups;
+  const t = text.trim();
+  const g = PARTIAL.exec(t)?.groups ?? PARTIAL_MONTH_FIRST.exec(t)?.groups;
   if (!g) return null;
   const month = MONTHS[g.mon!.toLowerCase()] ?? 0;
   const day = Number(g.d);

@@ -48,6 +48,15 @@ describe("scanDate forms", () => {
   });
 });
 
+describe("scanPartialDate", () => {
+  test("a yearless date, day first or month first, its year gone to the next line", () => {
+    expect(scanPartialDate("03 Jan")).toEqual({ month: 1, day: 3 });
+    expect(scanPartialDate("Jan 3,")).toEqual({ month: 1, day: 3 });
+    expect(scanPartialDate("September 30")).toEqual({ month: 9, day: 30 });
+    for (const t of ["Jan 32,", "Jan", "3,", "Janet 3", "May 5 2026"]) expect(scanPartialDate(t)).toBeNull();
+  });
+});
+
 describe("day/month order per document", () => {
   const all = (...texts: string[]) => texts.map((t) => scanDate(t)!) as RawDate[];
   test("a first part above 12 proves day-first", () => {
