@@ -203,8 +203,9 @@ const CENTRED_MIN_ROWS = 3;
  * Splits of a document whose cells are vertically centred on the row (its date line, or its
  * figures' line, in the middle of its narration lines), or null when the rows are not centred.
  * Going down the page, a block between two rows gives the row above the lines that lie as far
- * below its middle (rowMiddle) as its top lies above it; the rest go to the row below. At the top of a page, lines before a clear gap end
- * the row cut by the page break, unless they hug the first row (carriedTail).
+ * below its middle (rowMiddle) as its top lies above it; the rest go to the row below. At the top
+ * of a page, lines before a clear gap end the row cut by the page break, unless they hug the
+ * first row (carriedTail).
  */
 function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | undefined): { split: number; carried: number }[] | null {
   const h = glyphHeight(blocks);
@@ -261,7 +262,6 @@ function rowMiddle(row: RowDraft): number {
   }
   return row.y;
 }
-
 
 /** The glyph height of the continuation lines (they share the table's font). */
 function glyphHeight(blocks: Block[]): number {
