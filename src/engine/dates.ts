@@ -43,8 +43,17 @@ const FORMS: RegExp[] = [
   new RegExp(String.raw`^(?<a>\d{1,2})[-/.](?<b>\d{1,2})[-/.](?<y>\d{4}|\d{2})${TIME}$`, "i"),
 ];
 
+const WEEKDAY_NAME = String.raw`(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
 /** A weekday before the date ("Fri, 27 Nov 2026", "Thursday, November 27, 2026"): read past, not checked. */
-const WEEKDAY = /^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\.?,?\s+(?=[a-z\d])/i;
+const WEEKDAY = new RegExp(String.raw`^${WEEKDAY_NAME}\.?,?\s+(?=[a-z\d])`, "i");
+
+/**
+ * A date cell wrapped in a narrow column leaves word-sized parts on the lines below its first
+ * ("03 Jan" / "2026," / "12:53" / "AM"): a year with its punctuation, a meridiem, a weekday or a
+ * month name.
+ */
+const DATE_PART = new RegExp(String.raw`^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|${WEEKDAY_NAME}\.?,?|${MON}\.?,?)$`, "i");
+export const isWrappedDatePart = (text: string): boolean => DATE_PART.test(text.trim());
 
 function fullYear(y: string): number {
   const n = Number(y);

@@ -17,11 +17,16 @@ export interface ParsedAmount {
 }
 
 const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€)`;
+/** Currency codes a statement may print after an amount. */
+const CODES = "NGN|USD|GBP|EUR";
+const CURRENCY_MARK = new RegExp(`^(?:${CODES}|₦)$`);
+/** A currency code or the naira sign alone: an amount cell's suffix a narrow column wrapped onto its own line. */
+export const isCurrencyMark = (text: string): boolean => CURRENCY_MARK.test(text.trim());
 // Groups of three with commas, or a plain digit run; decimals of 1 to 3 digits (some exports print 3).
 const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,3})?|\.\d{1,2}`;
 const AMOUNT_RE = new RegExp(
   // A currency code may follow the number ("1,234.56 NGN"), and a marker may sit in parentheses ("1,234.56 (DR)").
-  String.raw`^(?<pre>DR|CR)?\s*(?<open>\()?\s*(?<sign1>[+-])?\s*${CURRENCY}?\s*(?<sign2>[+-])?\s*(?<num>${NUMBER})\s*(?:NGN|USD|GBP|EUR)?\s*(?<close>\))?\s*(?<sign3>-)?\s*(?:\((?<postp>DR|CR)\)|(?<post>DR|CR|D|C|Dr|Cr))?\.?$`,
+  String.raw`^(?<pre>DR|CR)?\s*(?<open>\()?\s*(?<sign1>[+-])?\s*${CURRENCY}?\s*(?<sign2>[+-])?\s*(?<num>${NUMBER})\s*(?:${CODES})?\s*(?<close>\))?\s*(?<sign3>-)?\s*(?:\((?<postp>DR|CR)\)|(?<post>DR|CR|D|C|Dr|Cr))?\.?$`,
   "i",
 );
 

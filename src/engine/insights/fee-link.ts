@@ -45,8 +45,10 @@ function amountRule(kind: FeeKind, fee: InsightRow, p: InsightRow, f: CompiledFe
   }
 }
 
+/** What separates the parts of a reference ("TRF|2MPT…|1976…_DEBIT_0"). */
+const SEPARATORS = "-_./:|";
 /** A posting's number ends some references: "…_DEBIT_0" is a transfer, "…_DEBIT_1" the VAT on its fee. */
-const POSTING_COUNTER = /[-_./:|]\d{1,3}$/;
+const POSTING_COUNTER = new RegExp(`[${SEPARATORS}]\\d{1,3}$`);
 /** Below this a reference may be a short code many rows share, not one posting's id. */
 const MIN_STEM = 12;
 
@@ -56,7 +58,7 @@ const MIN_STEM = 12;
  */
 function sameStem(feeRef: string, ref: string): boolean {
   if (ref.length < MIN_STEM) return false;
-  if (feeRef.length > ref.length && feeRef.startsWith(ref) && "-_./:|".includes(feeRef[ref.length]!)) return true;
+  if (feeRef.length > ref.length && feeRef.startsWith(ref) && SEPARATORS.includes(feeRef[ref.length]!)) return true;
   // Only references alike but for their last few characters can differ by a counter (checked
   // first: every fee meets a dozen candidates, most with unrelated references).
   const head = Math.min(ref.length, feeRef.length) - 4;

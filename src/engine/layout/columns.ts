@@ -1,3 +1,5 @@
+import { isWrappedDatePart } from "../dates.ts";
+import { isCurrencyMark } from "../money.ts";
 import type { Cell, CellKind } from "./cells.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -24,16 +26,6 @@ const UNUSUAL = 6;
 const SOFT = 1;
 /** Penalty for a part of a date (a time, a year) in a date column. */
 const NEAR_MISS = 0.5;
-
-/**
- * A date cell wrapped in a narrow column leaves word-sized parts on the lines below its first
- * ("03 Jan" / "2026," / "12:53" / "AM"): a year with its punctuation, a meridiem, a weekday or a
- * month name. Such a part may sit in a date column as a near miss, like a bare year or a time.
- */
-const DATE_PART = /^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?,?)$/i;
-
-/** A currency printed after an amount. */
-const CURRENCY_CODE = /^(?:NGN|USD|GBP|EUR|₦)$/;
 
 /** A bare integer with a leading zero or ten or more digits: an identifier, not an ungrouped amount. */
 const NEVER_AMOUNT = /^(?:0\d+|\d{10,})$/;
@@ -69,8 +61,9 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
     case "text":
       if (role === "time") return FORBIDDEN;
       // A currency code a narrow amount cell wrapped onto its own line ("26,532.20" / "NGN").
-      if (MONEY.has(role)) return CURRENCY_CODE.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
-      if (role === "date" || role === "value_date") return DATE_PART.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
+      if (MONEY.has(role)) return isCurrencyMark(text) ? NEAR_MISS : FORBIDDEN;
+      // A part of a date wrapped in a narrow column ("03 Jan" / "2026," / "AM"), like a bare year or a time.
+      if (role === "date" || role === "value_date") return isWrappedDatePart(text) ? NEAR_MISS : FORBIDDEN;
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
       if (role === "drcr") return NEAR_MISS;
       if (role === "currency") return /^[A-Z]{3}$/.test(text.trim()) ? 0 : FORBIDDEN;
