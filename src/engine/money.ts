@@ -95,6 +95,28 @@ function plainKobo(text: string): Kobo {
   return v <= Number.MAX_SAFE_INTEGER ? BigInt(v) : BigInt(text.replace(/[^\d]/g, ""));
 }
 
+/**
+ * The kobo of an amount's text, as parseAmount(text)?.kobo: the insights read every row's three
+ * amounts, which the response writes as formatKobo does ("-1234.56"), so that shape is read by
+ * its digits without the regular expressions or a ParsedAmount; anything else goes to parseAmount.
+ */
+export function amountKobo(text: string): Kobo | undefined {
+  const n = text.length;
+  const start = text.charCodeAt(0) === 0x2d ? 1 : 0;
+  // Up to 15 digits the value is a safe integer, read exactly as a number.
+  if (n - start >= 4 && n - start <= 16 && text.charCodeAt(n - 3) === 0x2e) {
+    let v = 0;
+    for (let i = start; i < n; i++) {
+      if (i === n - 3) continue;
+      const d = text.charCodeAt(i) - 0x30;
+      if (d < 0 || d > 9) return parseAmount(text)?.kobo;
+      v = v * 10 + d;
+    }
+    return BigInt(start === 1 ? -v : v);
+  }
+  return parseAmount(text)?.kobo;
+}
+
 /** Parses an amount that must be money-shaped (used to tell amounts from references and counts). */
 export function parseMoney(text: string): ParsedAmount | null {
   const a = parseAmount(text);

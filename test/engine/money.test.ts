@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formatKobo, groupThousands, isEmptyAmount, koboFromNumber, parseAmount, parseMoney } from "../../src/engine/money.ts";
+import { amountKobo, formatKobo, groupThousands, isEmptyAmount, koboFromNumber, parseAmount, parseMoney } from "../../src/engine/money.ts";
 
 describe("parseAmount", () => {
   test.each([
@@ -45,6 +45,21 @@ describe("parseAmount", () => {
   test("placeholders for no amount", () => {
     for (const t of ["--", "-", "", "  ", "₦--", "—"]) expect(isEmptyAmount(t)).toBe(true);
     for (const t of ["0.00", "-1.00", "x"]) expect(isEmptyAmount(t)).toBe(false);
+  });
+});
+
+describe("amountKobo (the insights' reading of a response's amounts)", () => {
+  test("the same kobo as parseAmount, on the response's shape and every other", () => {
+    const texts = [
+      "0.00", "-0.50", "5.07", "1234.56", "-1057937.96", "999999999999999.99", "123456789012345.67", "1234567890123456.78",
+      "1,234.56", "-1,234.56", "(500.00)", "₦1,000.00", "1,234.56 CR", "12.3", "12.345", "1.234.56", ".50", "-", "", "abc", "12a.45", "1-2.34",
+    ];
+    for (const t of texts) expect([t, amountKobo(t)]).toEqual([t, parseAmount(t)?.kobo]);
+    for (let i = 0; i < 2000; i++) {
+      const kobo = BigInt(Math.floor(Math.random() * 10 ** (1 + (i % 15)))) * (i % 3 === 0 ? -1n : 1n);
+      const text = formatKobo(kobo);
+      expect(amountKobo(text)).toBe(kobo);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ export interface SectionBalances {
 }
 
 const DAY_MS = 86_400_000;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / DAY_MS;
 const isoDay = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
@@ -28,7 +29,13 @@ function roundedDivide(sum: Kobo, days: bigint): Kobo {
 }
 
 function sectionBalances(section: number, rows: readonly InsightRow[]): SectionBalances {
-  const dated = rows.filter((r) => r.balance !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(r.day));
+  // Rows of one day share its string (insightRows): the shape is checked once per run of a day.
+  let lastDay = "";
+  let lastIsDate = false;
+  const dated = rows.filter((r) => {
+    if (r.day !== lastDay) lastIsDate = ISO_DAY.test((lastDay = r.day));
+    return r.balance !== undefined && lastIsDate;
+  });
   // The last row of each day; rows are in date order within a section.
   const ends: InsightRow[] = [];
   for (const r of dated) {

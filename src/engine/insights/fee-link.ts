@@ -68,8 +68,8 @@ function sameStem(feeRef: string, ref: string): boolean {
 }
 
 function textLink(fee: InsightRow, p: InsightRow): boolean {
-  const ref = p.transaction.reference.trim();
-  const feeRef = fee.transaction.reference.trim();
+  const ref = p.reference;
+  const feeRef = fee.reference;
   if (ref !== "" && (ref === feeRef || sameStem(feeRef, ref) || (ref.length >= 6 && fee.transaction.narration.includes(ref)))) return true;
   // "COMM ALAT NIP TRANSFER TO ..." carries the whole narration of its transfer.
   return p.text.length >= 12 && fee.words.length > p.words.length && fee.text.includes(p.text);

@@ -1,4 +1,4 @@
-import { figure, type Figure, groupBy } from "./figure.ts";
+import { figure, type Figure } from "./figure.ts";
 import type { InsightRow } from "./types.ts";
 
 export interface MonthFlow {
@@ -9,8 +9,16 @@ export interface MonthFlow {
 
 /** Money in and out per calendar month (YYYY-MM), every row counted, in date order. */
 export function monthlyFlows(rows: readonly InsightRow[]): MonthFlow[] {
-  const months = groupBy(rows, (r) => (r.month.length === 7 ? r.month : undefined));
+  // One pass: each month's credits and debits, in row order.
+  const months = new Map<string, { credits: InsightRow[]; debits: InsightRow[] }>();
+  for (const r of rows) {
+    if (r.month.length !== 7) continue;
+    let month = months.get(r.month);
+    if (month === undefined) months.set(r.month, (month = { credits: [], debits: [] }));
+    if (r.credit > 0n) month.credits.push(r);
+    if (r.debit > 0n) month.debits.push(r);
+  }
   return [...months.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([month, list]) => ({ month, inflow: figure(list.filter((r) => r.credit > 0n), "credit"), outflow: figure(list.filter((r) => r.debit > 0n), "debit") }));
+    .map(([month, { credits, debits }]) => ({ month, inflow: figure(credits, "credit"), outflow: figure(debits, "debit") }));
 }

@@ -1,5 +1,5 @@
 import { formatKobo } from "../money.ts";
-import { compareKobo, figure, type Figure, median, withinOf } from "./figure.ts";
+import { figure, type Figure, medianKobo, withinOf } from "./figure.ts";
 import { partyKey } from "./parties.ts";
 import type { Category, InsightRow } from "./types.ts";
 
@@ -67,7 +67,9 @@ function byPayee(rows: readonly InsightRow[]): [string, InsightRow[]][] {
 export function recurringDebits(rows: readonly InsightRow[]): RecurringDebit[] {
   const out: RecurringDebit[] = [];
   for (const [key, group] of byPayee(rows)) {
-    const mid = median(group.map((r) => r.debit), compareKobo);
+    // Fewer payments than MIN_MONTHS are neither monthly nor weekly (MIN_WEEKS is more).
+    if (group.length < MIN_MONTHS) continue;
+    const mid = medianKobo(group, (r) => r.debit);
     const near = withinOf(mid, AMOUNT_TOLERANCE);
     const list = group.filter((r) => near(r.debit));
     const cadence = cadenceOf(list);

@@ -38,7 +38,13 @@ function original(rows: readonly InsightRow[], r: InsightRow, dayOf: (day: strin
 
 /** Reversed and bounced (returned unpaid, failed) items, each with the row it undoes when found. */
 export function returnedItems(rows: readonly InsightRow[], bounced: Set<string>): Returned {
-  const isBounced = (r: InsightRow) => foundAny(r.found, bounced);
+  // Rows of one narration share their phrase set (insightRows): each set is looked up once.
+  const bouncedSets = new Map<ReadonlySet<string>, boolean>();
+  const isBounced = (r: InsightRow): boolean => {
+    let is = bouncedSets.get(r.found);
+    if (is === undefined) bouncedSets.set(r.found, (is = foundAny(r.found, bounced)));
+    return is;
+  };
   const items = rows.filter((r) => r.enrichment.category === "reversal" || isBounced(r));
   // Each item looks back up to LOOK_BACK_ROWS rows: a statement has few distinct days, each read once.
   const days = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { splitDateTime } from "../csv.ts";
-import { type Kobo, parseAmount } from "../money.ts";
+import { amountKobo, type Kobo } from "../money.ts";
 import type { ParseResponse, Transaction } from "../types.ts";
 import { findPhrases, type CompiledVocabulary } from "./compile.ts";
 import { normalisePhrase } from "./normalise.ts";
@@ -10,8 +10,7 @@ type Source = Pick<ParseResponse, "metadata" | "transactions"> & { accounts?: re
 /** Every account section of a response (`accounts` may be absent in results from before sections existed). */
 export const sectionsOf = (r: Source) => (r.accounts && r.accounts.length > 0 ? r.accounts : [{ metadata: r.metadata, transactions: r.transactions }]);
 
-const kobo = (text: string): Kobo => (text.trim() === "" ? 0n : (parseAmount(text)?.kobo ?? 0n));
-const ZERO_ENRICHMENT = { category: "other", channel: "unknown", counterparty: null, session_id: null, fee_of: null } as const;
+const kobo = (text: string): Kobo => (text.trim() === "" ? 0n : (amountKobo(text) ?? 0n));
 
 const HAS_LETTER = /[A-Z]/i;
 
@@ -56,7 +55,7 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
         transaction: t,
         credit: kobo(t.credit),
         debit: kobo(t.debit),
-        balance: t.balance.trim() === "" ? undefined : parseAmount(t.balance)?.kobo,
+        balance: t.balance.trim() === "" ? undefined : amountKobo(t.balance),
         day,
         month: day.slice(0, 7),
         time,
@@ -64,7 +63,8 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
         words,
         found,
         partyKey: undefined,
-        enrichment: { ...ZERO_ENRICHMENT, confidence: { category: 0, channel: 0, counterparty: null, session_id: null, fee_of: null } },
+        reference: t.reference.trim(),
+        enrichment: { category: "other", channel: "unknown", counterparty: null, session_id: null, fee_of: null, confidence: { category: 0, channel: 0, counterparty: null, session_id: null, fee_of: null } },
       });
     }
   });

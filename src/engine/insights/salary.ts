@@ -1,5 +1,5 @@
 import { formatKobo } from "../money.ts";
-import { compareKobo, figure, type Figure, groupBy, median, withinOf } from "./figure.ts";
+import { figure, type Figure, groupBy, median, medianKobo, withinOf } from "./figure.ts";
 import { partyKey } from "./parties.ts";
 import type { InsightRow } from "./types.ts";
 
@@ -53,7 +53,7 @@ function recursLikePay(list: readonly InsightRow[]): boolean {
   if (months.size < MIN_MONTHS) return false;
   // More than two credits a month is trade or family support, not a payroll.
   if (list.length > months.size * 2) return false;
-  const mid = median(list.map((r) => r.credit), compareKobo);
+  const mid = medianKobo(list, (r) => r.credit);
   const midDay = median(list.map(dayOf), (a, b) => a - b);
   const near = withinOf(mid, AMOUNT_TOLERANCE);
   return list.every((r) => near(r.credit) && dayDistance(dayOf(r), midDay) <= DAY_TOLERANCE);

@@ -42,6 +42,8 @@ export interface InsightRow {
   /** The normalised narration (src/engine/insights/normalise.ts), and its words. */
   text: string;
   words: string[];
+  /** The reference, trimmed (fee links compare it with a dozen neighbours' each). */
+  reference: string;
   /** Vocabulary phrases found in the narration. */
   found: Set<string>;
   enrichment: Enrichment;
