@@ -4,7 +4,7 @@ import { type CounterpartyMatch, counterpartyOf } from "./counterparty.ts";
 import { linkFees } from "./fee-link.ts";
 import { directionOf } from "./rows.ts";
 import { sessionIdOf } from "./session.ts";
-import type { Category, Channel, InsightRow } from "./types.ts";
+import type { Category, Channel, Enrichment, InsightRow } from "./types.ts";
 
 const DIRECTIONS = ["credit", "debit", "none"] as const;
 const BANKS_OWN = new Set<Category>(["bank_charge", "tax_levy", "interest"]);
@@ -15,11 +15,16 @@ interface Reading {
   party: CounterpartyMatch | null;
   category: CategoryMatch;
   channel: { channel: Channel; confidence: number };
+  /** The rows' `counterparty`: one frozen object for every row of this reading. */
+  counterparty: Enrichment["counterparty"];
 }
 
 function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: boolean): Reading {
   const party = counterpartyOf(row, v);
-  return { narration: row.transaction.narration, party, category: categorise(row, v, party !== null, hasSession), channel: channelOf(row, v, bank, hasSession) };
+  const category = categorise(row, v, party !== null, hasSession);
+  // A charge, levy or interest row is the bank's own: the party its narration names is the transfer's.
+  const own = party !== null && BANKS_OWN.has(category.category);
+  return { narration: row.transaction.narration, party, category, channel: channelOf(row, v, bank, hasSession), counterparty: party && !own ? Object.freeze({ name: party.name, bank: party.bank }) : null };
 }
 
 /**
@@ -27,7 +32,8 @@ function read(row: InsightRow, v: CompiledVocabulary, bank: string, hasSession: 
  * channel), then links charges and levies to their rows. `banks`: each section's bank id.
  * The rules are functions of the narration, the row's direction, its section's bank and whether
  * it carries a session id, so each distinct combination is read once (statements repeat
- * narrations heavily); every row still gets objects of its own.
+ * narrations heavily). Rows of one reading share its counterparty object, frozen so no one can
+ * change it for all of them; each row's confidence is its own (salary and fee links change it).
  */
 export function enrichRows(rows: InsightRow[], v: CompiledVocabulary, banks: readonly string[]): void {
   // Keyed by the phrase set insightRows shares between rows of one narration (an identity lookup,
@@ -46,11 +52,15 @@ export function enrichRows(rows: InsightRow[], v: CompiledVocabulary, banks: rea
     const { party, category, channel } = reading;
     e.category = category.category;
     e.channel = channel.channel;
-    // A charge, levy or interest row is the bank's own: the party its narration names is the transfer's.
-    const own = party !== null && BANKS_OWN.has(category.category);
-    e.counterparty = party && !own ? { name: party.name, bank: party.bank } : null;
+    e.counterparty = reading.counterparty;
     e.session_id = session?.id ?? null;
-    e.confidence = { category: category.confidence, channel: channel.confidence, counterparty: party?.confidence ?? null, session_id: session?.confidence ?? null, fee_of: null };
+    // The row's own confidence object (salary and fee links change it), filled in place.
+    const c = e.confidence;
+    c.category = category.confidence;
+    c.channel = channel.confidence;
+    c.counterparty = party?.confidence ?? null;
+    c.session_id = session?.confidence ?? null;
+    c.fee_of = null;
     if (category.entity !== undefined && category.entity !== "pattern") row.entity = category.entity;
   }
   linkFees(rows, v.fees);
