@@ -42,4 +42,21 @@ describe("a column glued to the narration", () => {
     const r = assembleStatement(pdfDoc(page(1, [[72, [20, "Opening Balance"], { r: 200, t: "10,000.00" }], heading, ...apart], 800)));
     expect(r.transactions.map((t) => t.narration)).toEqual(narrations);
   });
+
+  test("second words that line up inside one column (NIP TRANSFER, POS PURCHASE) are not the next column's edge", () => {
+    // Narration then Reference, a few long narrations running into the reference as one run.
+    const head: Row = [100, [20, "Date"], [80, "Narration"], [300, "Reference"], { r: 420, t: "Debit" }, { r: 480, t: "Credit" }, { r: 560, t: "Balance" }];
+    const texts = ["NIP TRANSFER TO ADA OBI", "POS PURCHASE SHOPRITE LEKKI", "NIP TRANSFER FROM BOLA ADE VIA ACCESS BANK REF 1234567", "POS PURCHASE SPAR", "NIP TRANSFER TO MUSA ALI", "NIP TRANSFER FROM KEMI OKAFOR VIA GTBANK REF 7654321"];
+    let balance = 10_000;
+    const lines: Row[] = texts.map((text, i) => {
+      balance -= 100;
+      // A long narration ends right where its reference begins: one run of text.
+      const glued = text.length > 40;
+      const ref: Piece = glued ? [80 + text.length * 4.4 + 2, `FT00${i}`] : [300, `FT00${i}`];
+      return [112 + i * 12, [20, `0${i + 1}/02/2025`], [80, text], ref, { r: 420, t: "100.00" }, { r: 560, t: `${balance.toLocaleString("en-US")}.00` }];
+    });
+    const r = assembleStatement(pdfDoc(page(1, [[72, [20, "Opening Balance"], { r: 200, t: "10,000.00" }], head, ...lines], 800)));
+    expect(r.transactions.map((t) => t.narration)).toEqual(texts);
+    expect(r.transactions.map((t) => t.reference)).toEqual(texts.map((_, i) => `FT00${i}`));
+  });
 });

@@ -333,6 +333,33 @@ describe("harder layouts", () => {
     expect(brief(r).map((t) => t[1])).toEqual(["NIP TRANSFER FROM ADA OKAFOR GTBANK", "SMS ALERT", "POS PURCHASE @ SPAR IKEJA"]);
   });
 
+  // Every row two lines at one even pitch: no gap tells whether a line between two date lines ends
+  // the row above or starts the row below; the table's ends do (fixtures/wild/calc-* print so).
+  const evenRows = (textAbove: boolean): [number, ...([number, string] | { r: number; t: string })[]][] => {
+    const out: [number, ...([number, string] | { r: number; t: string })[]][] = [];
+    const rows = [["01/05/2024", "NIP TRANSFER FROM", "ADA OKAFOR", "", "500.00", "1,500.00"], ["02/05/2024", "POS PURCHASE @", "SPAR IKEJA", "40.00", "", "1,460.00"], ["03/05/2024", "NIP TRANSFER TO", "BOLA ADE", "60.00", "", "1,400.00"], ["04/05/2024", "SMS ALERT", "CHARGES MAY", "4.00", "", "1,396.00"]];
+    rows.forEach(([date, first, second, debit, credit, balance], i) => {
+      const y = 112 + i * 18;
+      const dated: [number, ...([number, string] | { r: number; t: string })[]] = [textAbove ? y + 9 : y, [20, date!], [100, textAbove ? second! : first!], { r: 440, t: debit! }, { r: 500, t: credit! }, { r: 560, t: balance! }];
+      const text: [number, [number, string]] = [textAbove ? y : y + 9, [100, textAbove ? first! : second!]];
+      out.push(...(textAbove ? [text, dated] : [dated, text]));
+    });
+    return out;
+  };
+  const evenNarrations = ["NIP TRANSFER FROM ADA OKAFOR", "POS PURCHASE @ SPAR IKEJA", "NIP TRANSFER TO BOLA ADE", "SMS ALERT CHARGES MAY"];
+
+  test("evenly spaced two-line rows, text above the date line: lines under the headings before the first row start it", () => {
+    const r = assembleStatement(pdfDoc(page(1, [[60, [20, "Opening Balance"], [120, "1,000.00"]], header, ...evenRows(true)])));
+    expect(r.transactions.map((t) => t.narration)).toEqual(evenNarrations);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("evenly spaced two-line rows, text below the date line: a line right after the last row keeps them top-aligned, a line before the first notwithstanding", () => {
+    const r = assembleStatement(pdfDoc(page(1, [[60, [20, "Opening Balance"], [120, "1,000.00"]], header, [105, [100, "BROUGHT FORWARD"]], ...evenRows(false)])));
+    expect(r.transactions.slice(1).map((t) => t.narration)).toEqual(evenNarrations.slice(1));
+    expect(r.transactions[0]!.narration.endsWith("NIP TRANSFER FROM ADA OKAFOR")).toBe(true);
+  });
+
   test("a separate Time column, a year on the line below the day, and a dated totals row", () => {
     const r = assembleStatement(
       pdfDoc(

@@ -294,8 +294,8 @@ const GLUED_EDGE_SHARE = 0.9;
 /**
  * A text column printed so close to the one before it that every row's two values come out as one
  * run ("E-CHANNELS SALARY JAN 2024" under Originating Branch and Remarks): the second column's
- * left edge is where a word inside those runs starts at the same x on many rows (a left-aligned
- * column; words of free text do not line up). The edge closest to the column's own heading, right
+ * left edge is where a word inside those runs (runs reaching under its heading) starts at the same
+ * x on many rows (a left-aligned column; words of free text do not line up). The edge closest to the column's own heading, right
  * of the previous heading's start and left of this heading's centre, moves the column's left edge
  * there, so cutAtColumnEdges parts the runs and the branch stays out of the narration.
  */
@@ -309,7 +309,10 @@ function learnGluedEdges(out: Column[], header: Column[], anchors: Line[], tol: 
     const starts: number[] = [];
     for (const line of anchors) {
       for (const c of line.cells) {
-        if (c.kind !== "text" || !c.words || c.x0 >= header[j]!.x0) continue;
+        // Evidence of glue is a run that starts before this column's heading and reaches under it:
+        // the previous column's own text, however its words line up (every "NIP TRANSFER ..." and
+        // "POS PURCHASE ..." has its second word at one x), says nothing of where this one starts.
+        if (c.kind !== "text" || !c.words || c.x0 >= header[j]!.x0 || c.x1 <= header[j]!.x0) continue;
         runs.push(c);
         for (const w of c.words.slice(1)) if (w.x0 > prev.x0 + tol && w.x0 <= centre) starts.push(w.x0);
       }

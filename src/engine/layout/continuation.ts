@@ -69,7 +69,10 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       }
     }
   }
-  const preferAbove = above > below;
+  // No block tells (every line as far from the row above as from the row below): the table's own
+  // ends do. Lines under the header before the first row can only be that row's, so its cells
+  // print above their date line; lines right after the last row continue it downwards.
+  const preferAbove = above > below || (above === 0 && below === 0 && tableEndsSayAbove(blocks, rows));
   // Cells centred on their row: each row takes as many lines below it as it has above, which
   // holds where gaps do not (rows whose text spills into a small fee row squeezed between them).
   // Tried only where some block clearly puts lines above their row: with uniform spacing, a
@@ -150,6 +153,20 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
+}
+
+/**
+ * Whether the table's ends put row text above the date line: lines under the header before the
+ * first row (no row before them, so they are its own) and no line right after the last row. A
+ * line is "right after" when it lies within CONTINUATION_GAP glyph heights (a footer stands apart).
+ */
+function tableEndsSayAbove(blocks: Block[], rows: RowDraft[]): boolean {
+  const head = blocks.find((b) => b.prev < 0 && b.next === 0 && b.lines[0]!.carryRow < 0);
+  const last = head?.lines[head.lines.length - 1];
+  if (!head || !last?.underHeader || rows[0]!.y - last.line.y > CONTINUATION_GAP * last.line.h) return false;
+  const tail = blocks.find((b) => b.prev === rows.length - 1 && b.next < 0);
+  const after = tail?.lines[0];
+  return !after || after.line.y - rows[tail.prev]!.lastY > CONTINUATION_GAP * after.line.h;
 }
 
 /** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
