@@ -19,8 +19,11 @@ export interface ParsedAmount {
 const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€)`;
 /** Currency codes a statement may print after an amount. */
 const CODES = "NGN|USD|GBP|EUR";
-const CURRENCY_MARK = new RegExp(`^(?:${CODES}|₦)$`);
-/** A currency code or the naira sign alone: an amount cell's suffix a narrow column wrapped onto its own line. */
+const CURRENCY_MARK = new RegExp(`^(?:${CODES}|[₦$£€])$`);
+/**
+ * A currency code or sign alone: an amount cell's suffix a narrow column wrapped onto its own
+ * line, or the sign a spreadsheet's accounting format prints at the cell's left edge.
+ */
 export const isCurrencyMark = (text: string): boolean => CURRENCY_MARK.test(text.trim());
 // Groups of three with commas, or a plain digit run; decimals of 1 to 3 digits (some exports print 3).
 const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,3})?|\.\d{1,2}`;

@@ -40,6 +40,21 @@ describe("header vocabulary", () => {
   });
 });
 
+describe("currency signs apart from their figures", () => {
+  test("accounting format: each figure's own sign at the cell's left edge is dropped; a currency column's code stays", () => {
+    const [accounting, currencyColumn, single] = pageLines(
+      page(1, [
+        [120, [20, "02/01/2026"], [100, "TRANSFER"], [300, "₦"], { r: 380, t: "-" }, [400, "₦"], { r: 480, t: "13,581.63" }, [500, "₦"], { r: 580, t: "38,581.63" }],
+        [140, [20, "03/01/2026"], [100, "TRANSFER"], [300, "NGN"], { r: 480, t: "500.00" }, { r: 580, t: "38,081.63" }],
+        [160, [20, "Opening Balance"], [300, "₦"], { r: 480, t: "25,000.00" }],
+      ]),
+    );
+    expect(accounting!.cells.map((c) => [c.text, c.kind])).toEqual([["02/01/2026", "date"], ["TRANSFER", "text"], ["-", "empty"], ["13,581.63", "money"], ["38,581.63", "money"]]);
+    expect(currencyColumn!.cells.map((c) => c.text)).toEqual(["03/01/2026", "TRANSFER", "NGN", "500.00", "38,081.63"]);
+    expect(single!.cells.map((c) => c.text)).toEqual(["Opening Balance", "₦", "25,000.00"]);
+  });
+});
+
 describe("column inference", () => {
   test("numbers right-aligned far right of left-aligned labels (VALUE DATE between CREDIT and BALANCE)", () => {
     const r = assembleStatement(

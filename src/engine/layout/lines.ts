@@ -1,5 +1,6 @@
 import type { PageText, SheetTable, TextItem } from "../types.ts";
 import { scanDate } from "../dates.ts";
+import { isCurrencyMark } from "../money.ts";
 import { type Cell, splitTyped, tokensOf } from "./cells.ts";
 import { squeezeSpaces } from "../whitespace.ts";
 
@@ -161,9 +162,31 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
     runEnd = Math.max(runEnd, x1);
   }
   flush();
+  dropAccountingSigns(cells);
   joinDrCrMarkers(cells, h);
   joinDateAndTime(cells, h);
   return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
+}
+
+/**
+ * A spreadsheet's accounting format prints each amount cell's currency sign at the cell's left
+ * edge and the figure (or a dash for zero) at its right (`₦      13,581.63   ₦      -`): when at
+ * least two figures or dashes of a line have a sign of their own right before them, those signs
+ * are dropped, so each figure is read where it stands. A single sign (a currency column beside the
+ * amounts) stays.
+ */
+function dropAccountingSigns(cells: Cell[]): void {
+  let signed = 0;
+  cells.forEach((c, k) => {
+    if (c.kind !== "money" && c.kind !== "empty") return;
+    const before = cells[k - 1];
+    if (before && before.kind === "text" && isCurrencyMark(before.text)) signed++;
+  });
+  if (signed < 2) return;
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const next = cells[k + 1]!;
+    if ((next.kind === "money" || next.kind === "empty") && cells[k]!.kind === "text" && isCurrencyMark(cells[k]!.text)) cells.splice(k, 1);
+  }
 }
 
 /** A DR/CR marker drawn apart from its amount, closer than this many glyph heights, belongs to it. */
