@@ -221,6 +221,25 @@ describe("row assembly", () => {
     expect(r.checks.notes.join(" ")).not.toContain("Undated lines");
   });
 
+  test("a closing-balance line's one figure is the closing balance wherever it stands, never the totals (a spreadsheet prints it beside its label)", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [60, [20, "Opening Balance"], [120, "1,000.00"]],
+          header,
+          [112, [20, "01-Dec-2024"], [100, "ONE"], [400, "100.00"], [520, "900.00"]],
+          [124, [20, "02-Dec-2024"], [100, "TWO"], [460, "50.00"], [520, "950.00"]],
+          [140, [100, "TOTAL"], [400, "100.00"], [460, "50.00"]],
+          // The figure stands under the debit column: it is still the balance.
+          [152, [20, "Closing Balance"], [405, "950.00"]],
+        ]),
+      ),
+    );
+    expect(r.transactions).toHaveLength(2);
+    expect(r.checks).toMatchObject({ totals_match: true, closing_balance_match: true, verdict: "verified" });
+    expect(r.metadata.closing_balance).toBe("950.00");
+  });
+
   test("a dated line without any amount is reported, not made a zero transaction", () => {
     const r = assembleStatement(
       pdfDoc(

@@ -40,6 +40,14 @@ export function tableFigures(amountLines: AmountLine[], rowCount: number, rowOpe
       if (!OPENING_LABEL.test(a.text) && !CLOSING_LABEL.test(a.text)) f.skipped.push(a.text);
       continue;
     }
+    // A closing-balance line with one figure carries that balance, whichever column the figure
+    // fell under (a spreadsheet prints it in the cell beside its label, under the narration or a
+    // movement column): it is not the table's totals.
+    const lone = CARRIED.test(a.text) ? loneFigure(a) : null;
+    if (lone) {
+      f.closing = f.labelledClosing = signedBalance(lone.kobo, lone.marker);
+      continue;
+    }
     if (bal) {
       f.closing = signedBalance(bal.kobo, bal.marker);
       if (CARRIED.test(a.text)) f.labelledClosing = f.closing;
@@ -52,4 +60,13 @@ export function tableFigures(amountLines: AmountLine[], rowCount: number, rowOpe
     if (c) f.credit = absKobo(c.kobo);
   }
   return f;
+}
+
+/** Roles an amount line's figures may stand under. */
+const FIGURE_ROLES = ["debit", "credit", "amount", "balance", "balance_before", "extra_amount"] as const;
+
+/** The line's only figure, when it has exactly one. */
+function loneFigure(a: AmountLine): ReturnType<typeof parseAmount> {
+  const figures = FIGURE_ROLES.map((role) => (a.cells[role] ? parseAmount(a.cells[role]!) : null)).filter((x) => x !== null);
+  return figures.length === 1 ? figures[0]! : null;
 }
