@@ -260,23 +260,29 @@ function learnTextBands(out: Column[], lines: Line[], tol: number, support: numb
 /**
  * A date column whose label is centred over it: its dates start left of the label, and so do the
  * parts of a date wrapped onto the lines below ("2026," / "PM"), which must lie in the band to
- * continue their row. The band starts at the leftmost date under the label (never back over the
- * previous column's own label), when enough dated lines agree.
+ * continue their row. The band starts at the leftmost date under the label, or left-aligned short
+ * of it (a short date under a label centred over a wide cell: DomPDF), never back over the previous
+ * column's own label, when enough dated lines agree.
  */
 function learnDateBands(out: Column[], anchors: Line[]): void {
   const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors.length);
   out.forEach((col, j) => {
     if (col.role !== "date" && col.role !== "value_date") return;
+    const prev = out[j - 1];
     let x0 = Infinity;
     let support = 0;
     for (const line of anchors) {
       for (const c of line.cells) {
-        if (c.kind !== "date" || Math.min(c.x1, col.x1) <= Math.max(c.x0, col.x0)) continue;
+        if (c.kind !== "date") continue;
+        // Under the label, or left-aligned short of a label centred over a wider cell (between
+        // the previous column's end and the label's start).
+        const under = Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0);
+        const shortOfLabel = c.x1 <= col.x0 && c.x0 >= (prev?.x1 ?? -Infinity);
+        if (!under && !shortOfLabel) continue;
         x0 = Math.min(x0, c.x0);
         support++;
       }
     }
-    const prev = out[j - 1];
     if (support >= minSupport && (!prev || x0 >= prev.x1)) col.x0 = Math.min(col.x0, x0);
   });
 }
