@@ -62,3 +62,46 @@ describe("account number masking", () => {
     expect(scrub("REF 901234567890")).toBe("REF 901234567890");
   });
 });
+
+describe("facts stated in words above the table (metadata/prose.ts)", () => {
+  const at = (texts: string[]) => texts.map((t, i): [number, [number, string]] => [60 + i * 12, [20, t]]);
+
+  test("the holder in a title, a greeting or after 'prepared for'", () => {
+    expect(facts(at(["Account Statement for ADA OKAFOR"])).holder).toBe("ADA OKAFOR");
+    expect(facts(at(["STATEMENT OF ACCOUNT OF ADA NNEKA OKAFOR (0123456789)"])).holder).toBe("ADA NNEKA OKAFOR");
+    expect(facts(at(["Hello Ada Okafor,"])).holder).toBe("Ada Okafor");
+    expect(facts(at(["Prepared for: ADA OKAFOR"])).holder).toBe("ADA OKAFOR");
+    // A period or an account named where a name could be is not a holder.
+    expect(facts(at(["Statement for January 2024"])).holder).toBeNull();
+    expect(facts(at(["Statement for the period 01/01/2024 to 31/01/2024"])).holder).toBeNull();
+  });
+
+  test("a run of facts: the name and the account number beside the word account", () => {
+    const f = facts(at(["ADA OKAFOR | 0123456789 | Savings Account", "01 Jan 2026 - 31 Mar 2026"]));
+    expect(f).toMatchObject({ holder: "ADA OKAFOR", accountNumber: "0123456789" });
+    expect(f.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
+  });
+
+  test("a sentence: the account number and the range after 'from'", () => {
+    const f = facts(at(["Here is your statement for account 0123456789 from 01/01/2026 to 31/03/2026."]));
+    expect(f.accountNumber).toBe("0123456789");
+    expect(f.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
+    const g = facts(at(["Account number 0123456789 · 01 January 2026 to 31 March 2026"]));
+    expect(g.accountNumber).toBe("0123456789");
+    expect(g.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
+  });
+
+  test("not an account number: a phone or BVN (eleven digits), two numbers on one line, a line without the word account", () => {
+    expect(facts(at(["Call 08031234567 for account enquiries"])).accountNumber).toBeNull();
+    expect(facts(at(["Linked: 0123456789 and 9876543210 on this account"])).accountNumber).toBeNull();
+    expect(facts(at(["Reference 0123456789"])).accountNumber).toBeNull();
+  });
+
+  test("only above the first row: a narration naming an account and dates says nothing of the statement", () => {
+    const lines = pageLines(page(1, [[60, [20, "STATEMENT"]], [120, [20, "TRANSFER TO ACCOUNT 0123456789 FROM 01/01/2026 TO 31/03/2026"]]]));
+    const f = extractHeaderFacts(lines, { page: 1, y: 100 });
+    expect(f.accountNumber).toBeNull();
+    expect(f.period).toBeNull();
+    expect(extractHeaderFacts(lines, { page: 1, y: 130 }).accountNumber).toBe("0123456789");
+  });
+});

@@ -33,7 +33,7 @@ export function acceptableHolder(value: string): boolean {
 }
 
 /** A person's or company's name line: two to six words of letters (initials and "&" allowed). */
-function nameShaped(t: string): boolean {
+export function nameShaped(t: string): boolean {
   if (t.length > 60) return false;
   const words = t.split(/\s+/);
   if (words.length < 2 || words.length > 6) return false;

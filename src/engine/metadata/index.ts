@@ -2,7 +2,7 @@
  * Statement facts printed outside the transaction table: holder, account number, period,
  * opening/closing balances, totals and counts, currency. `labels.ts` names the vocabulary,
  * `grid.ts` reads values beside or under their labels, `holder.ts`, `period.ts` and
- * `account-number.ts` settle each fact.
+ * `account-number.ts` settle each fact, `prose.ts` reads those stated in words.
  */
 import type { RawDate } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
@@ -13,6 +13,7 @@ import { readLabelledValues } from "./grid.ts";
 import type { Field } from "./labels.ts";
 import { unlabelledHolder } from "./holder.ts";
 import { periodFromSentence, periodFromTitle, periodOf } from "./period.ts";
+import { proseAccountNumber, proseHolder, prosePeriod } from "./prose.ts";
 import { countOf, currencyCode, signedMoney } from "./values.ts";
 
 export { accountScrubber, isMasked, maskAccountNumber } from "./account-number.ts";
@@ -42,15 +43,18 @@ export type MissingFact = "account holder" | "account number" | "statement perio
 export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
   const every = new Map<Field, string[]>();
   const raw = readLabelledValues(lines, every);
+  // Facts stated in words are read only above the table (a narration names accounts and dates too).
+  const above = tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines;
   if (!raw.has("period")) {
-    const titled = periodFromTitle(lines) ?? periodFromSentence(lines);
+    const titled = periodFromTitle(lines) ?? periodFromSentence(lines) ?? prosePeriod(above);
     if (titled) raw.set("period", titled);
   }
-  // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then the name atop the address.
+  // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then a title or greeting
+  // that names the holder; then the name atop the address.
   const holderLabelled = raw.has("holder");
   let holder = raw.get("holder") ?? raw.get("salutation")?.replace(/,\s*$/, "") ?? null;
-  if (!holder) holder = unlabelledHolder(tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines);
-  const accountNumber = readAccountNumber(raw.get("accountNumber") ?? "");
+  if (!holder) holder = proseHolder(above) ?? unlabelledHolder(above);
+  const accountNumber = readAccountNumber(raw.get("accountNumber") ?? "") ?? proseAccountNumber(above);
   const period = periodOf(raw);
   const missing: MissingFact[] = [];
   if (!holder) missing.push("account holder");

@@ -1,0 +1,97 @@
+/**
+ * Facts a statement states in words rather than beside labels, as app and web exports print them
+ * above the table: "Account Statement for ADA OKAFOR", "Hello ADA OKAFOR,", "ADA OKAFOR | 0123456789
+ * | Savings", "01 Jan 2026 - 31 Mar 2026" on a line of its own. Read only from the lines above the
+ * first transaction row, and only when no label gave the fact.
+ */
+import { scanPeriod } from "../dates.ts";
+import type { Line } from "../layout/lines.ts";
+import { nameShaped } from "./holder.ts";
+
+/** A name: two to six words of letters (initials, apostrophes, hyphens and "&" allowed). */
+const NAME = String.raw`([A-Za-z][A-Za-z'.-]*(?:\s+(?:&|[A-Za-z][A-Za-z'.-]*)){1,5})`;
+/** Where a name ends: punctuation that parts it from what follows, a number, or a word that starts the rest of the sentence. */
+const NAME_END = String.raw`(?=\s*[,(|·•:;!]|\s+\d|\s+(?:account|acct|a\/c|for|from|with|on|at|in|ending|number|no)\b|\s*$)`;
+
+/** Words that lead to the holder's name in a title or a greeting. */
+const LEADS = [
+  // "Account Statement for X", "STATEMENT OF ACCOUNT OF X", "Statement of X"
+  new RegExp(String.raw`\bstatement(?:\s+of\s+accounts?)?\s+(?:for|of)\s+${NAME}${NAME_END}`, "i"),
+  // "Prepared for: X", "Issued to X"
+  new RegExp(String.raw`\b(?:prepared|generated|issued)\s+(?:for|to):?\s+${NAME}${NAME_END}`, "i"),
+  // "Hello X,", "Hi X!"
+  new RegExp(String.raw`^(?:hello|hi|good\s+(?:morning|afternoon|day))\s+${NAME}${NAME_END}`, "i"),
+];
+
+/**
+ * The holder's name in a title or greeting above the table ("Account Statement for ADA OKAFOR"),
+ * else the name among a line's run of facts that gives the account number ("ADA OKAFOR |
+ * 0123456789 | Savings Account").
+ */
+export function proseHolder(lines: Line[]): string | null {
+  for (const line of lines) {
+    const text = line.text.slice(0, 200);
+    for (const lead of LEADS) {
+      const name = lead.exec(text)?.[1]?.trim();
+      if (name && nameShaped(name)) return name;
+    }
+  }
+  for (const line of lines) {
+    const text = line.text.slice(0, 200);
+    if (accountOf(text) === null) continue;
+    const name = text.split(FACT_SEPARATOR).find((part) => nameShaped(part.trim()));
+    if (name) return name.trim();
+  }
+  return null;
+}
+
+/** A NUBAN: ten digits standing alone (not part of a longer number: a phone, a BVN, a card). */
+const NUBAN = /(?<![\d-])\d{10}(?![\d-])/g;
+const ACCOUNT_WORD = /\b(?:account|acct|a\/c)\b/i;
+
+/**
+ * The account number a sentence or a run of facts names ("your statement for account 0123456789",
+ * "ADA OKAFOR | 0123456789 | Savings Account"): the one ten-digit number on a line that says
+ * "account". A line naming two is left alone.
+ */
+export function proseAccountNumber(lines: Line[]): string | null {
+  for (const line of lines) {
+    const account = accountOf(line.text.slice(0, 200));
+    if (account !== null) return account;
+  }
+  return null;
+}
+
+/** The one NUBAN of a text that says "account", or null. */
+function accountOf(text: string): string | null {
+  if (!ACCOUNT_WORD.test(text)) return null;
+  const runs = text.match(NUBAN) ?? [];
+  return runs.length === 1 ? runs[0]! : null;
+}
+
+/** Parts a run of facts on one line ("0123456789 · 01 Jan 2026 to 31 Mar 2026"). */
+const FACT_SEPARATOR = /\s*[|·•;]\s*/;
+/** Two dates joined: the range a period is, never a lone month or date. */
+const JOINED = /\d.*(?:\s(?:to|through|thru|till|until)\s|\s[-–—]\s|[-–—]\s*\d{1,2}\s+[A-Za-z])/i;
+
+/**
+ * A period printed as a bare range above the table, on a line of its own or among other facts
+ * ("01 Jan 2026 - 31 Mar 2026", "0123456789 · 01 January 2026 to 31 March 2026").
+ */
+export function prosePeriod(lines: Line[]): string | null {
+  for (const line of lines) {
+    // Facts apart, and sentences apart ("... to 31/03/2026. Your opening balance was ...").
+    for (const part of line.text.slice(0, 200).split(FACT_SEPARATOR).flatMap((p) => p.split(SENTENCE_END))) {
+      if (!JOINED.test(part)) continue;
+      // In a sentence the range follows its own word ("... account 0123456789 from 01/01/2026 to 31/03/2026.").
+      const tails = part.split(RANGE_LEAD).slice(1);
+      for (const candidate of [part, ...tails].map((t) => t.replace(/\.\s*$/, "").trim())) if (scanPeriod(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+/** A full stop that ends a sentence (dates written 01.01.2026 have no space after theirs). */
+const SENTENCE_END = /\.\s+/;
+/** Words a range follows in a sentence. */
+const RANGE_LEAD = /\b(?:from|between|covering|period)\b/i;
