@@ -91,6 +91,15 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(g.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
   });
 
+  test("balances stated in a sentence: the opening and the closing, a label's figure first", () => {
+    const f = facts(at(["Here is your statement. Your opening balance was ₦25,000.00. Your closing balance is NGN 1,234.56."]));
+    expect(f).toMatchObject({ opening: 2500000n, closing: 123456n });
+    expect(facts(at(["Your opening balance was (500.00)."])).opening).toBe(-50000n);
+    expect(facts(at(["Opening Balance: 10.00", "Your opening balance was ₦25,000.00."])).opening).toBe(1000n);
+    // "opening balance" without a verb and a figure is not a balance sentence.
+    expect(facts(at(["We explain how your opening balance is worked out"])).opening).toBeNull();
+  });
+
   test("not an account number: a phone or BVN (eleven digits), two numbers on one line, a line without the word account", () => {
     expect(facts(at(["Call 08031234567 for account enquiries"])).accountNumber).toBeNull();
     expect(facts(at(["Linked: 0123456789 and 9876543210 on this account"])).accountNumber).toBeNull();

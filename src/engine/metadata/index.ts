@@ -13,7 +13,7 @@ import { readLabelledValues } from "./grid.ts";
 import type { Field } from "./labels.ts";
 import { unlabelledHolder } from "./holder.ts";
 import { periodFromSentence, periodFromTitle, periodOf } from "./period.ts";
-import { proseAccountNumber, proseHolder, prosePeriod } from "./prose.ts";
+import { proseAccountNumber, proseBalances, proseHolder, prosePeriod } from "./prose.ts";
 import { countOf, currencyCode, signedMoney } from "./values.ts";
 
 export { accountScrubber, isMasked, maskAccountNumber } from "./account-number.ts";
@@ -48,6 +48,13 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
   if (!raw.has("period")) {
     const titled = periodFromTitle(lines) ?? periodFromSentence(lines) ?? prosePeriod(above);
     if (titled) raw.set("period", titled);
+  }
+  const stated = proseBalances(lines);
+  for (const field of ["opening", "closing"] as const) {
+    const value = stated[field];
+    if (value === undefined || raw.has(field)) continue;
+    raw.set(field, value);
+    every.set(field, [value]);
   }
   // A labelled name wins; then the letter's salutation ("Dear ADA OKAFOR"); then a title or greeting
   // that names the holder; then the name atop the address.

@@ -95,3 +95,21 @@ export function prosePeriod(lines: Line[]): string | null {
 const SENTENCE_END = /\.\s+/;
 /** Words a range follows in a sentence. */
 const RANGE_LEAD = /\b(?:from|between|covering|period)\b/i;
+
+/** "Your opening balance was ₦25,000.00.", "a closing balance of NGN 1,234.56": a balance stated in a sentence. */
+const BALANCE_SENTENCE = /\b(opening|closing)\s+balance\s+(?:was|is|of|stood\s+at|stands\s+at)\s+((?:₦|NGN)?\s?[-(]?\s?[\d,]+\.\d{2}\)?)/i;
+
+/** Opening and closing balances stated in sentences (the figure as printed), by the first sentence of each. */
+export function proseBalances(lines: Line[]): { opening?: string; closing?: string } {
+  const out: { opening?: string; closing?: string } = {};
+  for (const line of lines) {
+    for (const sentence of line.text.slice(0, 300).split(SENTENCE_END)) {
+      const m = BALANCE_SENTENCE.exec(sentence);
+      if (!m) continue;
+      const which = m[1]!.toLowerCase() === "opening" ? "opening" : "closing";
+      out[which] ??= m[2]!;
+    }
+  }
+  return out;
+}
+
