@@ -190,28 +190,37 @@ const PERIOD_SPLITTERS = [
 /**
  * Finds `date - date` / `date to date` in a statement-period text, after any leading words
  * ("Statement Period:", "From:", "Covering", "for the period"); a lone `May 2023` is that whole
- * month. Two numeric dates are read in one order: when one of them proves month-first
+ * month, `Jan 2026 - Mar 2026` those whole months. Two numeric dates are read in one order: when one of them proves month-first
  * ("04/30/2026 - 08/01/2026"), so is the other.
  */
 export function scanPeriod(text: string): [RawDate, RawDate] | null {
   if (text.length > MAX_PERIOD_TEXT) return null;
   const t = stripLeadingWords(squeezeSpaces(text));
-  const whole = MONTH_ONLY.exec(t)?.groups;
-  if (whole) {
-    const year = Number(whole.y);
-    const month = MONTHS[whole.mon!.toLowerCase()] ?? 1;
-    const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    const day = (d: number): RawDate => ({ year, month, day: d, ambiguous: false, hour: 0, minute: 0, second: 0 });
-    return [day(1), day(last)];
-  }
+  const whole = monthOf(t);
+  if (whole) return whole;
   for (const re of PERIOD_SPLITTERS) {
     const parts = t.split(re);
     if (parts.length !== 2) continue;
     const a = scanDate(parts[0] ?? "");
     const b = scanDate(parts[1] ?? "");
     if (a && b) return sameOrder(a, b);
+    // A range of whole months ("Jan 2026 - Mar 2026"): the first's first day to the last's last.
+    const from = monthOf(parts[0] ?? "");
+    const to = monthOf(parts[1] ?? "");
+    if (from && to) return [from[0], to[1]];
   }
   return null;
+}
+
+/** A month written alone ("May 2023"): its first and last days. */
+function monthOf(text: string): [RawDate, RawDate] | null {
+  const whole = MONTH_ONLY.exec(text.trim())?.groups;
+  if (!whole) return null;
+  const year = Number(whole.y);
+  const month = MONTHS[whole.mon!.toLowerCase()] ?? 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const day = (d: number): RawDate => ({ year, month, day: d, ambiguous: false, hour: 0, minute: 0, second: 0 });
+  return [day(1), day(last)];
 }
 
 /** Drops words before the first one a date can start with ("Statement Period: From 01 May…"). */

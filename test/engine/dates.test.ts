@@ -87,6 +87,10 @@ describe("scanPeriod", () => {
     ["01 May 2023-12 May 2023", "2023-05-01", "2023-05-12"],
     ["Period: 2024-08-01 to 2024-08-31", "2024-08-01", "2024-08-31"],
     ["01-Jan-2024 To 31-Mar-2024", "2024-01-01", "2024-03-31"],
+    // Whole months: one, and a range of them (the first's first day to the last's last).
+    ["May 2023", "2023-05-01", "2023-05-31"],
+    ["Jan 2026 - Mar 2026", "2026-01-01", "2026-03-31"],
+    ["Statement period: December 2025 to February 2026", "2025-12-01", "2026-02-28"],
   ])("%s", (text, a, b) => {
     const p = scanPeriod(text)!;
     expect(formatLagos(resolveDate(p[0], "dmy")).slice(0, 10)).toBe(a);

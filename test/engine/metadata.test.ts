@@ -82,6 +82,10 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(f.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
   });
 
+  test("a month named as the period", () => {
+    expect(facts(at(["Transactions for the month of March 2026"])).period?.map(day)).toEqual(["2026-03-01", "2026-03-31"]);
+  });
+
   test("a sentence: the account number and the range after 'from'", () => {
     const f = facts(at(["Here is your statement for account 0123456789 from 01/01/2026 to 31/03/2026."]));
     expect(f.accountNumber).toBe("0123456789");

@@ -76,12 +76,16 @@ const JOINED = /\d.*(?:\s(?:to|through|thru|till|until)\s|\s[-–—]\s|[-–—
 
 /**
  * A period printed as a bare range above the table, on a line of its own or among other facts
- * ("01 Jan 2026 - 31 Mar 2026", "0123456789 · 01 January 2026 to 31 March 2026").
+ * ("01 Jan 2026 - 31 Mar 2026", "0123456789 · 01 January 2026 to 31 March 2026"), or as a month
+ * ("For the month of March 2026").
  */
 export function prosePeriod(lines: Line[]): string | null {
   for (const line of lines) {
     // Facts apart, and sentences apart ("... to 31/03/2026. Your opening balance was ...").
     for (const part of line.text.slice(0, 200).split(FACT_SEPARATOR).flatMap((p) => p.split(SENTENCE_END))) {
+      // "For the month of March 2026": that whole month.
+      const month = part.split(MONTH_LEAD)[1]?.replace(/\.\s*$/, "").trim();
+      if (month && scanPeriod(month)) return month;
       if (!JOINED.test(part)) continue;
       // In a sentence the range follows its own word ("... account 0123456789 from 01/01/2026 to 31/03/2026.").
       const tails = part.split(RANGE_LEAD).slice(1);
@@ -93,6 +97,8 @@ export function prosePeriod(lines: Line[]): string | null {
 
 /** A full stop that ends a sentence (dates written 01.01.2026 have no space after theirs). */
 const SENTENCE_END = /\.\s+/;
+/** Words a month follows when it is the period. */
+const MONTH_LEAD = /\bmonth\s+of\b/i;
 /** Words a range follows in a sentence. */
 const RANGE_LEAD = /\b(?:from|between|covering|period)\b/i;
 
