@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { formatLagos, inferDayMonthOrder, resolveDate } from "../../src/engine/dates.ts";
 import { pageLines, sheetLines } from "../../src/engine/layout/lines.ts";
 import { extractHeaderFacts, maskAccountNumber, missingFactNotes } from "../../src/engine/metadata/index.ts";
+import { unglueLabel } from "../../src/engine/metadata/clipped.ts";
 import { splitAtLabels } from "../../src/engine/metadata/labels.ts";
 import { page } from "./layout-helpers.ts";
 
@@ -267,5 +268,28 @@ describe("label words inside names", () => {
   test("a company name holding a label word is not cut without a colon", () => {
     expect(splitAtLabels("SMART PHONE HUB Account Type Current").map((p) => p.text)).toEqual(["SMART PHONE HUB", "Account Type Current"]);
     expect(facts([[60, [20, "Customer Name:"], [110, "MOBILE WORLD NAME VENTURES"]]]).holder).toBe("MOBILE WORLD NAME VENTURES");
+  });
+});
+
+describe("labels a printed sheet cut short and glued to their values (metadata/clipped.ts)", () => {
+  test("read apart as the full label and the value", () => {
+    expect(unglueLabel("Account Numb0123456789")).toBe("Account Number 0123456789");
+    expect(unglueLabel("Account NameADEOLA JOHNSON")).toBe("Account Name ADEOLA JOHNSON");
+    expect(unglueLabel("Statement Per01/01/2026 -")).toBe("Statement Period 01/01/2026 -");
+    expect(unglueLabel("Opening Bala")).toBe("Opening Balance");
+  });
+
+  test("never: a label cut to fewer than three letters of its last word, a word that only starts like one, ordinary text", () => {
+    expect(unglueLabel("Account Nu0123456789")).toBeNull();
+    expect(unglueLabel("Accountant")).toBeNull();
+    expect(unglueLabel("TRANSFER FROM ADA OBI")).toBeNull();
+    expect(unglueLabel("Period")).toBeNull();
+    expect(unglueLabel("Currency NGN")).toBeNull();
+  });
+
+  test("a sheet's header block printed with clipped labels gives its facts", () => {
+    const lines = pageLines(page(1, [[60, [20, "Account NameADEOLA JOHNSON"]], [72, [20, "Account Numb0123456789"]], [84, [20, "Statement Per01/01/2026 - 31/03/2026"]], [96, [20, "Opening Bala"], [120, "25,000.00"]]]));
+    expect(extractHeaderFacts(lines)).toMatchObject({ holder: "ADEOLA JOHNSON", accountNumber: "0123456789", opening: 2500000n });
+    expect(extractHeaderFacts(lines).period).not.toBeNull();
   });
 });

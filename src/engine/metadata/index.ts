@@ -2,12 +2,14 @@
  * Statement facts printed outside the transaction table: holder, account number, period,
  * opening/closing balances, totals and counts, currency. `labels.ts` names the vocabulary,
  * `grid.ts` reads values beside or under their labels, `holder.ts`, `period.ts` and
- * `account-number.ts` settle each fact, `prose.ts` reads those stated in words.
+ * `account-number.ts` settle each fact, `prose.ts` reads those stated in words, `clipped.ts`
+ * repairs labels a printed sheet cut short.
  */
 import type { RawDate } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
 import type { PrintedTotals } from "../reconcile.ts";
 import { readAccountNumber } from "./account-number.ts";
+import { ungluedLines } from "./clipped.ts";
 import type { Kobo } from "../money.ts";
 import { readLabelledValues } from "./grid.ts";
 import type { Field } from "./labels.ts";
@@ -42,7 +44,7 @@ export type MissingFact = "account holder" | "account number" | "statement perio
  */
 export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: number }): HeaderFacts {
   const every = new Map<Field, string[]>();
-  const raw = readLabelledValues(lines, every);
+  const raw = readLabelledValues(ungluedLines(lines), every);
   // Facts stated in words are read only above the table (a narration names accounts and dates too).
   const above = tableTop ? lines.filter((l) => l.page < tableTop.page || (l.page === tableTop.page && l.y < tableTop.y)) : lines;
   if (!raw.has("period")) {
