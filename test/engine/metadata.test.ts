@@ -71,6 +71,10 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(facts(at(["STATEMENT OF ACCOUNT OF ADA NNEKA OKAFOR (0123456789)"])).holder).toBe("ADA NNEKA OKAFOR");
     expect(facts(at(["Hello Ada Okafor,"])).holder).toBe("Ada Okafor");
     expect(facts(at(["Prepared for: ADA OKAFOR"])).holder).toBe("ADA OKAFOR");
+    expect(facts(at(["Account Statement - Adeola Johnson"])).holder).toBe("Adeola Johnson");
+    expect(facts(at(["Adeola Johnson's Account Statement"])).holder).toBe("Adeola Johnson");
+    expect(facts(at(["Welcome, ADEOLA JOHNSON"])).holder).toBe("ADEOLA JOHNSON");
+    expect(facts(at(["Statement for Adeola Johnson - Account 0123456789"]))).toMatchObject({ holder: "Adeola Johnson", accountNumber: "0123456789" });
     // A period or an account named where a name could be is not a holder.
     expect(facts(at(["Statement for January 2024"])).holder).toBeNull();
     expect(facts(at(["Statement for the period 01/01/2024 to 31/01/2024"])).holder).toBeNull();
@@ -102,6 +106,10 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(facts(at(["Opening Balance: 10.00", "Your opening balance was ₦25,000.00."])).opening).toBe(1000n);
     // "opening balance" without a verb and a figure is not a balance sentence.
     expect(facts(at(["We explain how your opening balance is worked out"])).opening).toBeNull();
+  });
+
+  test("the number sign before a NUBAN is not a hidden digit", () => {
+    expect(facts(at(["Acct #0123456789"])).accountNumber).toBe("0123456789");
   });
 
   test("not an account number: a phone or BVN (eleven digits), two numbers on one line, a line without the word account", () => {

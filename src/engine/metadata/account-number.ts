@@ -18,7 +18,8 @@ const ACCOUNT_RUN = /^[\dXx*#•](?:[\s-]?[\dXx*#•]){5,19}(?![\dXx*#•])/;
  * own mask characters where it hid digits (kept, so redaction finds the printed form); null when none.
  */
 export function readAccountNumber(value: string): string | null {
-  const run = ACCOUNT_RUN.exec(value.trim())?.[0];
+  // "#0123456789": the number sign before a whole NUBAN, not a hidden digit.
+  const run = ACCOUNT_RUN.exec(value.trim().replace(/^#\s?(?=\d{10}(?!\d))/, ""))?.[0];
   if (!run) return null;
   const compact = run.replace(/[\s-]/g, "");
   let digits = 0;

@@ -11,16 +11,18 @@ import { nameShaped } from "./holder.ts";
 /** A name: two to six words of letters (initials, apostrophes, hyphens and "&" allowed). */
 const NAME = String.raw`([A-Za-z][A-Za-z'.-]*(?:\s+(?:&|[A-Za-z][A-Za-z'.-]*)){1,5})`;
 /** Where a name ends: punctuation that parts it from what follows, a number, or a word that starts the rest of the sentence. */
-const NAME_END = String.raw`(?=\s*[,(|·•:;!]|\s+\d|\s+(?:account|acct|a\/c|for|from|with|on|at|in|ending|number|no)\b|\s*$)`;
+const NAME_END = String.raw`(?=\s*[,(|·•:;!]|\s+[-–—]\s|\s+\d|\s+(?:account|acct|a\/c|for|from|with|on|at|in|ending|number|no)\b|\s*$)`;
 
 /** Words that lead to the holder's name in a title or a greeting. */
 const LEADS = [
-  // "Account Statement for X", "STATEMENT OF ACCOUNT OF X", "Statement of X"
-  new RegExp(String.raw`\bstatement(?:\s+of\s+accounts?)?\s+(?:for|of)\s+${NAME}${NAME_END}`, "i"),
+  // "Account Statement for X", "STATEMENT OF ACCOUNT OF X", "Statement of X", "Account Statement - X"
+  new RegExp(String.raw`\bstatement(?:\s+of\s+accounts?)?(?:\s+(?:for|of)|\s*[-–—:])\s+${NAME}${NAME_END}`, "i"),
+  // "X's Account Statement"
+  new RegExp(String.raw`^${NAME}['’]s\s+(?:(?:bank|account|wallet)\s+)?statement\b`, "i"),
   // "Prepared for: X", "Issued to X"
   new RegExp(String.raw`\b(?:prepared|generated|issued)\s+(?:for|to):?\s+${NAME}${NAME_END}`, "i"),
-  // "Hello X,", "Hi X!"
-  new RegExp(String.raw`^(?:hello|hi|good\s+(?:morning|afternoon|day))\s+${NAME}${NAME_END}`, "i"),
+  // "Hello X,", "Hi X!", "Welcome, X"
+  new RegExp(String.raw`^(?:hello|hi|welcome|good\s+(?:morning|afternoon|day)),?\s+${NAME}${NAME_END}`, "i"),
 ];
 
 /**
