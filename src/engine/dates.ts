@@ -190,8 +190,8 @@ const PERIOD_SPLITTERS = [
 /**
  * Finds `date - date` / `date to date` in a statement-period text, after any leading words
  * ("Statement Period:", "From:", "Covering", "for the period"); a lone `May 2023` is that whole
- * month, `Jan 2026 - Mar 2026` those whole months. Two numeric dates are read in one order: when one of them proves month-first
- * ("04/30/2026 - 08/01/2026"), so is the other.
+ * month, `Jan 2026 - Mar 2026` those whole months. Two numeric dates are read in one order: when
+ * one of them proves month-first ("04/30/2026 - 08/01/2026"), so is the other.
  */
 export function scanPeriod(text: string): [RawDate, RawDate] | null {
   if (text.length > MAX_PERIOD_TEXT) return null;

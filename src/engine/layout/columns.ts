@@ -301,9 +301,10 @@ const GLUED_EDGE_SHARE = 0.9;
  * A text column printed so close to the one before it that every row's two values come out as one
  * run ("E-CHANNELS SALARY JAN 2024" under Originating Branch and Remarks): the second column's
  * left edge is where a word inside those runs (runs reaching under its heading) starts at the same
- * x on many rows (a left-aligned column; words of free text do not line up). The edge closest to the column's own heading, right
- * of the previous heading's start and left of this heading's centre, moves the column's left edge
- * there, so cutAtColumnEdges parts the runs and the branch stays out of the narration.
+ * x on many rows (a left-aligned column; words of free text do not line up). The edge closest to
+ * the column's own heading, right of the previous heading's start and left of this heading's
+ * centre, moves the column's left edge there, so cutAtColumnEdges parts the runs and the branch
+ * stays out of the narration.
  */
 function learnGluedEdges(out: Column[], header: Column[], anchors: Line[], tol: number): void {
   if (anchors[0]?.source === "sheet") return;

@@ -27,17 +27,20 @@ const MIN_KEPT = 3;
 /** Where a glued value starts: a lower-case letter followed by a capital, a digit or a currency sign. */
 const BOUNDARY = /[a-z](?=[A-Z\d₦(-])/g;
 
+/** The label `head` is (whole, or cut inside its last word after MIN_KEPT letters), or undefined. */
+const labelCutTo = (head: string): string | undefined =>
+  CLIPPABLE.find((l) => l.toLowerCase().startsWith(head.toLowerCase()) && head.length >= l.lastIndexOf(" ") + 1 + MIN_KEPT);
+
 /** The cell's text as "label value" when it is a clipped label glued to its value (or the full label when it stands alone), else null. */
 export function unglueLabel(text: string): string | null {
   for (const m of text.slice(0, 60).matchAll(BOUNDARY)) {
     const cut = m.index + 1;
-    const head = text.slice(0, cut);
-    const label = CLIPPABLE.find((l) => l.toLowerCase().startsWith(head.toLowerCase()) && head.length >= l.lastIndexOf(" ") + 1 + MIN_KEPT);
+    const label = labelCutTo(text.slice(0, cut));
     if (label) return `${label} ${text.slice(cut).trim()}`;
   }
-  // Clipped with its value in a cell of its own ("Opening Bala" … "25,000.00").
-  const whole = text.trim();
-  return CLIPPABLE.find((l) => whole.length < l.length && l.toLowerCase().startsWith(whole.toLowerCase()) && whole.length >= l.lastIndexOf(" ") + 1 + MIN_KEPT) ?? null;
+  // Clipped with its value in a cell of its own ("Opening Bala" … "25,000.00"); a whole label stays as it is.
+  const label = labelCutTo(text.trim());
+  return label !== undefined && label.length > text.trim().length ? label : null;
 }
 
 /** The lines with every glued, clipped label cell read apart (other cells untouched). */
