@@ -78,7 +78,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
   // Tried only where some block clearly puts lines above their row: with uniform spacing, a
   // top-aligned table looks centred too.
   const separation = rowSeparation(blocks, rows);
-  const centred = above > 0 && above >= below ? centredSplits(blocks, rows, separation) : null;
+  const centred = above > 0 && above >= below && !textAllAbove(blocks) ? centredSplits(blocks, rows, separation) : null;
   if (centred) {
     blocks.forEach((b, i) => {
       // A row whose cells are not all centred (a time wrapped onto a second line) still shows its
@@ -167,6 +167,17 @@ function tableEndsSayAbove(blocks: Block[], rows: RowDraft[]): boolean {
   const tail = blocks.find((b) => b.prev === rows.length - 1 && b.next < 0);
   const after = tail?.lines[0];
   return !after || after.line.y - rows[tail.prev]!.lastY > CONTINUATION_GAP * after.line.h;
+}
+
+/**
+ * Whether every block a clear gap splits gives all its lines to the row below: rows that print
+ * their text above the date line (bottom-aligned cells), not centred ones, whose blocks hold lines
+ * of both rows. Read as centred, such rows of two lines would hand every other row's first line to
+ * the row above (Apache FOP, fixtures/wild/fop-bottom-aligned-details).
+ */
+function textAllAbove(blocks: Block[]): boolean {
+  const clear = blocks.filter((b) => b.prev >= 0 && b.next >= 0 && !b.tie);
+  return clear.length >= CENTRED_MIN_ROWS && clear.every((b) => b.split === 0);
 }
 
 /** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
