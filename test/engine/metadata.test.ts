@@ -75,6 +75,9 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(facts(at(["Adeola Johnson's Account Statement"])).holder).toBe("Adeola Johnson");
     expect(facts(at(["Welcome, ADEOLA JOHNSON"])).holder).toBe("ADEOLA JOHNSON");
     expect(facts(at(["Statement for Adeola Johnson - Account 0123456789"]))).toMatchObject({ holder: "Adeola Johnson", accountNumber: "0123456789" });
+    // Words of the sentence around a greeting are not a name.
+    expect(facts(at(["Welcome to Carbon"])).holder).toBeNull();
+    expect(facts(at(["Welcome back Adeola"])).holder).toBeNull();
     // A period or an account named where a name could be is not a holder.
     expect(facts(at(["Statement for January 2024"])).holder).toBeNull();
     expect(facts(at(["Statement for the period 01/01/2024 to 31/01/2024"])).holder).toBeNull();
@@ -116,6 +119,7 @@ describe("facts stated in words above the table (metadata/prose.ts)", () => {
     expect(facts(at(["Call 08031234567 for account enquiries"])).accountNumber).toBeNull();
     expect(facts(at(["Linked: 0123456789 and 9876543210 on this account"])).accountNumber).toBeNull();
     expect(facts(at(["Reference 0123456789"])).accountNumber).toBeNull();
+    expect(facts(at(["Your account officer: call 8031234567"])).accountNumber).toBeNull();
   });
 
   test("only above the first row: a narration naming an account and dates says nothing of the statement", () => {

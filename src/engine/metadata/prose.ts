@@ -8,8 +8,11 @@ import { scanPeriod } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
 import { nameShaped } from "./holder.ts";
 
-/** A name: two to six words of letters (initials, apostrophes, hyphens and "&" allowed). */
-const NAME = String.raw`([A-Za-z][A-Za-z'.-]*(?:\s+(?:&|[A-Za-z][A-Za-z'.-]*)){1,5})`;
+/**
+ * A name: two to six words of letters (initials, apostrophes, hyphens and "&" allowed), never
+ * starting with a word of the sentence around it ("Welcome to Carbon", "Welcome back").
+ */
+const NAME = String.raw`(?!(?:to|the|your|our|back|you|dear|and)\b)([A-Za-z][A-Za-z'.-]*(?:\s+(?:&|[A-Za-z][A-Za-z'.-]*)){1,5})`;
 /** Where a name ends: punctuation that parts it from what follows, a number, or a word that starts the rest of the sentence. */
 const NAME_END = String.raw`(?=\s*[,(|·•:;!]|\s+[-–—]\s|\s+\d|\s+(?:account|acct|a\/c|for|from|with|on|at|in|ending|number|no)\b|\s*$)`;
 
@@ -64,9 +67,12 @@ export function proseAccountNumber(lines: Line[]): string | null {
   return null;
 }
 
-/** The one NUBAN of a text that says "account", or null. */
+/** Words of a line whose ten digits are someone's phone or another identifier, not the account. */
+const OTHER_NUMBER = /\b(?:phone|mobile|tel|telephone|whatsapp|officer|manager|bvn|nin|id|ref|reference|card|terminal)\b/i;
+
+/** The one NUBAN of a text that says "account" (and names no phone or other identifier), or null. */
 function accountOf(text: string): string | null {
-  if (!ACCOUNT_WORD.test(text)) return null;
+  if (!ACCOUNT_WORD.test(text) || OTHER_NUMBER.test(text)) return null;
   const runs = text.match(NUBAN) ?? [];
   return runs.length === 1 ? runs[0]! : null;
 }
