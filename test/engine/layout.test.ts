@@ -501,6 +501,32 @@ describe("page breaks and print artefacts", () => {
   });
 });
 
+describe("a notice between pages that names another account", () => {
+  test("is not a second account's section: every row of the next page is read", () => {
+    const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [40, [20, "Account Number: 0123456789"]],
+          [52, [20, "Opening Balance: 1,000.00"]],
+          header,
+          [112, [20, "01/05/2024"], [100, "SALARY MAY"], [460, "500.00"], [520, "1,500.00"]],
+          [124, [20, "02/05/2024"], [100, "POS PURCHASE"], [400, "200.00"], [520, "1,300.00"]],
+          // Stated in words, a number on a line that says account: not a label, so no new section.
+          [800, [20, "Fund your account by transfer to our collection account 9876543210 at any bank"]],
+        ]),
+        page(2, [
+          header,
+          [112, [20, "03/05/2024"], [100, "ATM WITHDRAWAL"], [400, "100.00"], [520, "1,200.00"]],
+          [124, [20, "04/05/2024"], [100, "TRANSFER IN"], [460, "50.00"], [520, "1,250.00"]],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.narration)).toEqual(["SALARY MAY", "POS PURCHASE", "ATM WITHDRAWAL", "TRANSFER IN"]);
+    expect(r.metadata.account_number_masked).toBe("******6789");
+  });
+});
+
 describe("sections that are not the statement's rows", () => {
   test("a pending-items table after the statement is not read as transactions", () => {
     const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];

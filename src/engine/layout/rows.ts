@@ -1,4 +1,4 @@
-import { extractHeaderFacts } from "../metadata/index.ts";
+import { labelledAccountNumber } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
@@ -169,12 +169,12 @@ export function finishScan(st: ScanState): TableScan {
  */
 function startsOtherAccount(st: ScanState, header: Line): boolean {
   if (!st.firstColumns) {
-    st.account = extractHeaderFacts(st.outside).accountNumber;
+    st.account = labelledAccountNumber(st.outside);
     return false;
   }
   if (!st.account) return false;
   const since = st.outside.filter((l) => (l.page > st.lastTablePage || (l.page === st.lastTablePage && l.y > st.lastTableY)) && (l.page < header.page || (l.page === header.page && l.y < header.y)));
-  const other = since.length > 0 ? extractHeaderFacts(since).accountNumber : null;
+  const other = since.length > 0 ? labelledAccountNumber(since) : null;
   if (!other || other === st.account) return false;
   st.otherAccount = other;
   return true;

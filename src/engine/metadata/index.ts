@@ -88,6 +88,15 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
 }
 
 /**
+ * The account number a label gives (never one stated in words): what tells a second account's
+ * section apart, where a narration or a notice between two tables ("… to account 0123456789")
+ * must not open one.
+ */
+export function labelledAccountNumber(lines: Line[]): string | null {
+  return readAccountNumber(readLabelledValues(ungluedLines(lines)).get("accountNumber") ?? "");
+}
+
+/**
  * Plain sentences for `checks.notes` about facts the statement does not print: the field is left
  * empty (the period falls back to the first and last rows' dates).
  */

@@ -1,5 +1,5 @@
 import { KOBO_TOLERANCE } from "../chain/link.ts";
-import { extractHeaderFacts, type HeaderFacts } from "../metadata/index.ts";
+import { extractHeaderFacts, type HeaderFacts, labelledAccountNumber } from "../metadata/index.ts";
 import { type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "../layout/cells.ts";
 import { type Column, type ColumnRole, headerAt } from "../layout/header.ts";
@@ -48,7 +48,10 @@ export function splitSections(lines: Line[]): Line[][] {
     if (headStart >= cur.start) continue;
     const head = lines.slice(headStart, cur.start);
     const facts = extractHeaderFacts(head);
-    const otherNumber = facts.accountNumber !== null && current.accountNumber !== null && !seen.has(facts.accountNumber);
+    // Only a labelled number opens another account's section: a notice between tables states
+    // numbers in words ("… to our collection account 9876543210").
+    const number = labelledAccountNumber(head);
+    const otherNumber = number !== null && current.accountNumber !== null && !seen.has(number);
     const summary = figureCount(facts) + blankBalances(head) >= 2;
     // A letterhead and summary repeated on every page repeats the same figures.
     const repeated = sameFigures(facts, current);
@@ -56,7 +59,7 @@ export function splitSections(lines: Line[]): Line[][] {
     // above continues the same ledger (a page header that prints page figures).
     if (!otherNumber && !(summary && !repeated && sameOrNoNumber(facts, current) && !continuesChain(lines[lastRow], firstRowAfter(lines, cur.end, cur.columns)))) continue;
     starts.push(headStart);
-    if (facts.accountNumber) seen.add(facts.accountNumber);
+    if (number) seen.add(number);
     current = { ...facts, accountNumber: facts.accountNumber ?? current.accountNumber };
   }
   // A last section with a summary box but no table (a savings pocket with "No records"): a
@@ -160,7 +163,7 @@ function afterTrailer(lines: Line[], lastRow: number, end: number): number {
     const l = lines[j]!;
     if (l.page !== above.page) break;
     const gap = l.y - above.y;
-    const opensAccount = OPENING_LABEL.test(l.text) || extractHeaderFacts([l]).accountNumber !== null;
+    const opensAccount = OPENING_LABEL.test(l.text) || labelledAccountNumber([l]) !== null;
     const continuation = gap <= CONTINUATION_GAP * l.h && !opensAccount && !l.cells.some((c) => c.kind === "date");
     const trailer = gap <= TRAILER_GAP * l.h && CLOSING_LABEL.test(l.text) && !opensAccount;
     if (!continuation && !trailer) break;
