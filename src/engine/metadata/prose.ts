@@ -1,8 +1,9 @@
 /**
  * Facts a statement states in words rather than beside labels, as app and web exports print them
  * above the table: "Account Statement for ADA OKAFOR", "Hello ADA OKAFOR,", "ADA OKAFOR | 0123456789
- * | Savings", "01 Jan 2026 - 31 Mar 2026" on a line of its own. Read only from the lines above the
- * first transaction row, and only when no label gave the fact.
+ * | Savings", "01 Jan 2026 - 31 Mar 2026" on a line of its own. Only when no label gave the fact,
+ * and (but for a balance stated in a sentence, which may follow the table) only from the lines
+ * above the first transaction row.
  */
 import { scanPeriod } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
