@@ -1,4 +1,5 @@
 import { formatKobo, type Kobo } from "../money.ts";
+import { dayNumber } from "./rows.ts";
 import type { InsightRow } from "./types.ts";
 
 /**
@@ -17,7 +18,6 @@ export interface SectionBalances {
 
 const DAY_MS = 86_400_000;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / DAY_MS;
 const isoDay = (n: number): string => new Date(n * DAY_MS).toISOString().slice(0, 10);
 
 function roundedDivide(sum: Kobo, days: bigint): Kobo {

@@ -1,6 +1,7 @@
 import { formatKobo } from "../money.ts";
 import { figure, type Figure, medianKobo, withinOf } from "./figure.ts";
 import { partyKey } from "./parties.ts";
+import { dayNumber } from "./rows.ts";
 import type { Category, InsightRow } from "./types.ts";
 
 /**
@@ -25,14 +26,13 @@ export interface RecurringDebit {
   total: Figure;
 }
 
-const dayNumber = (r: InsightRow): number => Date.UTC(Number(r.day.slice(0, 4)), Number(r.day.slice(5, 7)) - 1, Number(r.day.slice(8, 10))) / 86_400_000;
 
 function cadenceOf(list: readonly InsightRow[]): RecurringDebit["cadence"] | undefined {
   const months = new Set(list.map((r) => r.month));
   if (months.size >= MIN_MONTHS && list.length <= months.size * 2) return "monthly";
   if (list.length < MIN_WEEKS) return undefined;
   for (let i = 1; i < list.length; i++) {
-    const gap = dayNumber(list[i] as InsightRow) - dayNumber(list[i - 1] as InsightRow);
+    const gap = dayNumber((list[i] as InsightRow).day) - dayNumber((list[i - 1] as InsightRow).day);
     if (gap < 6 || gap > 8) return undefined;
   }
   return "weekly";

@@ -1,6 +1,7 @@
 import { formatKobo } from "../money.ts";
 import { foundAny } from "./compile.ts";
 import { figure, type Figure } from "./figure.ts";
+import { dayNumber } from "./rows.ts";
 import type { InsightRow } from "./types.ts";
 
 /** How far back (rows, and days) a reversal's original is looked for. */
@@ -23,7 +24,6 @@ export interface Returned {
   items: ReturnedItem[];
 }
 
-const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
 
 function original(rows: readonly InsightRow[], r: InsightRow, dayOf: (day: string) => number): number | null {
   const day = dayOf(r.day);

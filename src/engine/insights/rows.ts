@@ -71,5 +71,8 @@ export function insightRows(r: Source, v: CompiledVocabulary): InsightRow[] {
   return rows;
 }
 
+/** Days since 1970-01-01 of a row's `day` (YYYY-MM-DD): the insights count days apart with it. */
+export const dayNumber = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000;
+
 /** Money in, money out, or neither (a zero row). */
 export const directionOf = (row: Pick<InsightRow, "credit" | "debit">): "credit" | "debit" | "none" => (row.credit > 0n ? "credit" : row.debit > 0n ? "debit" : "none");
