@@ -24,6 +24,8 @@ export { labelField } from "./labels.ts";
 export interface HeaderFacts extends PrintedTotals {
   /** Digits as printed, with the bank's mask characters where it hid some ("064****837"); null when none is printed. */
   accountNumber: string | null;
+  /** The account number was read from a label, not stated in words (only a labelled one opens another account's section). */
+  accountNumberLabelled: boolean;
   holder: string | null;
   /** The holder was read from a label ("Account Name: …"), not guessed from a salutation or letter head. */
   holderLabelled: boolean;
@@ -63,7 +65,8 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
   const holderLabelled = raw.has("holder");
   let holder = raw.get("holder") ?? raw.get("salutation")?.replace(/,\s*$/, "") ?? null;
   if (!holder) holder = proseHolder(above) ?? unlabelledHolder(above);
-  const accountNumber = readAccountNumber(raw.get("accountNumber") ?? "") ?? proseAccountNumber(above);
+  const labelledNumber = readAccountNumber(raw.get("accountNumber") ?? "");
+  const accountNumber = labelledNumber ?? proseAccountNumber(above);
   const period = periodOf(raw);
   const missing: MissingFact[] = [];
   if (!holder) missing.push("account holder");
@@ -71,6 +74,7 @@ export function extractHeaderFacts(lines: Line[], tableTop?: { page: number; y: 
   if (!period) missing.push("statement period");
   return {
     accountNumber,
+    accountNumberLabelled: labelledNumber !== null,
     holder,
     holderLabelled,
     period,

@@ -50,7 +50,7 @@ export function splitSections(lines: Line[]): Line[][] {
     const facts = extractHeaderFacts(head);
     // Only a labelled number opens another account's section: a notice between tables states
     // numbers in words ("… to our collection account 9876543210").
-    const number = labelledAccountNumber(head);
+    const number = facts.accountNumberLabelled ? facts.accountNumber : null;
     const otherNumber = number !== null && current.accountNumber !== null && !seen.has(number);
     const summary = figureCount(facts) + blankBalances(head) >= 2;
     // A letterhead and summary repeated on every page repeats the same figures.
