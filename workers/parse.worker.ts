@@ -5,7 +5,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { MessageChannel, threadId } from "node:worker_threads";
-import { workerData } from "piscina";
+import { move, transferableSymbol, valueSymbol, workerData } from "piscina";
 import { assembleLines } from "../src/engine/assemble.ts";
 import { assembleParts } from "../src/engine/parallel/assemble-parts.ts";
 import { type HeadScan, scanHead, speculateTail } from "../src/engine/parallel/tail-scan.ts";
@@ -81,13 +81,30 @@ const ownCopy = (doc: DocumentInput): Uint8Array => new Uint8Array(doc.bytes).sl
 function serialise(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Parsed {
   if (insights) {
     try {
-      return { ...answerWithInsights(response, csv), insights: true };
+      const { json, csv: table } = answerWithInsights(response, csv);
+      return { utf8: utf8Of(json), ...(table === undefined ? {} : { csv: table }), insights: true };
     } catch (e) {
       console.error("parse worker: insights:", e instanceof Error ? (e.stack ?? e.message) : e);
     }
   }
-  return csv ? { json: responseJson(response), csv: toCsv(response) } : { json: responseJson(response) };
+  const utf8 = utf8Of(responseJson(response));
+  return csv ? { utf8, csv: toCsv(response) } : { utf8 };
 }
+
+/** A buffer of the text's own (never a slice of a shared pool, as Buffer.from may give): it is moved to the main thread. */
+const utf8Of = (json: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(json);
+
+/**
+ * The answer, with a parse's JSON bytes moved rather than copied to the main thread (Piscina
+ * moves a top-level Transferable's buffers; the value inside it is sent as usual).
+ */
+function moving(answer: WorkerAnswer): WorkerAnswer | Moved {
+  if (!answer.ok || answer.value === null || typeof answer.value !== "object" || !("parsed" in answer.value)) return answer;
+  const buffer = answer.value.parsed.utf8.buffer;
+  return move({ [transferableSymbol]: [buffer], [valueSymbol]: answer });
+}
+/** What the main thread receives as the WorkerAnswer inside it. */
+type Moved = ReturnType<typeof move>;
 
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;
@@ -381,7 +398,7 @@ const checkHeap = () => {
   retiring ||= overHeapLimit();
 };
 
-export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
+export default async function handle(task: WorkerTask): Promise<WorkerAnswer | Moved> {
   clearTimeout(heapCheck);
   // A check that is due but lost the race with this task's arrival runs now, before it.
   if (uncheckedTasks >= HEAP_CHECK_EVERY) checkHeap();
@@ -389,7 +406,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
   // worker. (Exiting right after the previous task could race with the next one being handed in.)
   if (retiring) process.exit(RECYCLE_EXIT_CODE);
   try {
-    return { ok: true, value: await run(task) };
+    return moving({ ok: true, value: await run(task) });
   } catch (e) {
     const error = e instanceof AppError ? e : internalError(e);
     if (!(e instanceof AppError)) console.error("parse worker:", e instanceof Error ? (e.stack ?? e.message) : e);

@@ -1,4 +1,4 @@
-import { type Deliverable, keptBeside, type ParseFormat } from "../jobs/result-formats.ts";
+import { type Deliverable, jsonOf, keptBeside, type ParseFormat } from "../jobs/result-formats.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
 import { insightsJsonBytesOffThread, insightsOffThread } from "../output/insights-pool.ts";
 import { RequestValidationError } from "./errors.ts";
@@ -47,7 +47,7 @@ export const redactWithInsights = () =>
 export async function insightsAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
   // Made with its insights (by the worker, or withInsightsKept): in its own format that result is the answer.
-  if (outcome.insights && (format === "json" || format === outcome.kind)) return format === "json" && outcome.kind === "csv" ? { kind: "json", json: outcome.json } : outcome;
+  if (outcome.insights && (format === "json" || format === outcome.kind)) return format === "json" ? jsonOf(outcome) : outcome;
   // JSON goes out as the bytes the thread encoded (nothing joined or encoded on this thread).
   return keptBeside(outcome, `insights:${format}`, async () => (format === "json" ? { kind: "jsonBytes", bytes: await insightsJsonBytesOffThread(outcome.json) } : insightsOffThread(outcome.json, format)));
 }

@@ -5,6 +5,7 @@ import { notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { Outcome, ParseService, Upload } from "../jobs/service.ts";
 import { type Deliverable, type ParseFormat, resultAs } from "../jobs/result-formats.ts";
+import { jsonBody } from "../jobs/result-text.ts";
 import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
@@ -60,7 +61,7 @@ export function resultResponse(result: Deliverable, headers: Record<string, stri
       headers: { ...headers, ...NO_STORE, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
     });
   }
-  return new Response(result.kind === "jsonBytes" ? result.bytes : result.json, { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
+  return new Response(result.kind === "jsonBytes" ? result.bytes : jsonBody(result), { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 }
 
 type ParseDeps = Pick<AppDeps, "db" | "config" | "metering"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync" | "keep" | "find"> };

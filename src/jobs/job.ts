@@ -3,6 +3,7 @@ import type { AppError } from "../errors.ts";
 import { envelope } from "../http/errors.ts";
 import { FORMAT_VERSION } from "../version.ts";
 import { ProgressPace } from "./progress-pace.ts";
+import { jsonBytesHeld } from "./result-text.ts";
 import type { DocumentResult } from "./runner.ts";
 import type { ResultKind } from "./tasks.ts";
 
@@ -119,7 +120,16 @@ export class Job {
     this.state = "done";
     this.outcome = outcome;
     this.sample = sample;
-    this.final = { id: ++this.seq, event: "result", data: this.resultBody() };
+    // Read when sent: the result's text is made from its bytes then (src/jobs/result-text.ts), not
+    // kept beside them for as long as the job is held.
+    const body = () => this.resultBody();
+    this.final = {
+      id: ++this.seq,
+      event: "result",
+      get data() {
+        return body();
+      },
+    };
     this.emit(this.final);
   }
 
@@ -179,11 +189,10 @@ export class Job {
   /** Rough bytes held by the finished job, for the cache's byte budget. */
   size(): number {
     const o = this.outcome;
-    // Strings count two bytes a character; the final event shares the outcome's JSON string.
-    const base = 1024 + (this.final?.data.length ?? 0) * 2;
-    if (!o || o.kind === "json") return base;
-    if (o.kind === "redact") return base + o.bytes.byteLength;
-    return base + o.csv.length * 2;
+    // Strings count two bytes a character. A done parse's final event is its JSON, made from the
+    // outcome when sent (so counted once, as the outcome); other final events are small texts.
+    if (!o || o.kind === "redact") return 1024 + (this.final?.data.length ?? 0) * 2 + (o ? o.bytes.byteLength : 0);
+    return 1024 + jsonBytesHeld(o) + (o.kind === "csv" ? o.csv.length * 2 : 0);
   }
 
   /** What the `result` event carries: the ParseResponse, or for redaction where to fetch the bytes. */

@@ -1,6 +1,7 @@
 import { toCsv } from "../engine/csv.ts";
 import type { ParseResponse } from "../engine/types.ts";
 import { xlsxOffThread } from "../output/xlsx-pool.ts";
+import { jsonBytesHeld, withUtf8 } from "./result-text.ts";
 import type { DocumentResult } from "./runner.ts";
 
 export type ParseFormat = "json" | "csv" | "xlsx";
@@ -19,9 +20,16 @@ export type Deliverable = DocumentResult | { kind: "xlsx"; bytes: Uint8Array<Arr
  */
 export async function resultAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
-  if (format === "json") return { kind: "json", json: outcome.json };
+  if (format === "json") return jsonOf(outcome);
   if (format === "csv") return outcome.kind === "csv" ? outcome : { kind: "csv", json: outcome.json, csv: toCsv(JSON.parse(outcome.json) as ParseResponse) };
   return { kind: "xlsx", bytes: await xlsxOffThread(outcome.json) };
+}
+
+/** A json or csv result's JSON alone, still as the bytes it arrived as when it did. */
+export function jsonOf(outcome: Exclude<DocumentResult, { kind: "redact" }>): Extract<DocumentResult, { kind: "json" }> {
+  if (outcome.kind === "json") return outcome;
+  const made = outcome.insights ? { insights: true as const } : {};
+  return outcome.utf8 ? withUtf8({ kind: "json" as const, ...made }, outcome.utf8) : { kind: "json", json: outcome.json, ...made };
 }
 
 /** What was made from one kept result (its insights in a format), while that result is held. */
@@ -30,7 +38,7 @@ const sizes = new WeakMap<DocumentResult, number>();
 /** The job store told when a kept result gains an output (to count its bytes in the job's size). */
 const watchers = new WeakMap<DocumentResult, () => void>();
 
-const bytesOf = (d: Deliverable | undefined): number => (!d ? 0 : d.kind === "json" ? d.json.length * 2 : d.kind === "csv" ? (d.json.length + d.csv.length) * 2 : d.kind === "xlsx" || d.kind === "jsonBytes" ? d.bytes.byteLength : 0);
+const bytesOf = (d: Deliverable | undefined): number => (!d ? 0 : d.kind === "json" ? jsonBytesHeld(d) : d.kind === "csv" ? jsonBytesHeld(d) + d.csv.length * 2 : d.kind === "xlsx" || d.kind === "jsonBytes" ? d.bytes.byteLength : 0);
 
 /**
  * `make()` once per kept result and `key`, its answer kept beside the result for as long as the

@@ -4,6 +4,7 @@ import { type PageBlock, pagesIn } from "./claims.ts";
 import { SPLIT_ABOVE_PAGES } from "./planner.ts";
 import type { OcrLimits, OcrPool } from "./ocr-pool.ts";
 import type { WorkerPool } from "./pool.ts";
+import { type ResultText, withUtf8 } from "./result-text.ts";
 import type { DocumentInput, PagesOutput, ResultKind, SplitPlan } from "./tasks.ts";
 
 export interface DocumentRequest {
@@ -16,9 +17,9 @@ export interface DocumentRequest {
 }
 
 export type DocumentResult =
-  /** `json` is the ParseResponse as serialised in the worker; `insights`: it (and the CSV) carry enrichment and insights. */
-  | { kind: "json"; json: string; insights?: true }
-  | { kind: "csv"; json: string; csv: string; insights?: true }
+  /** `json` is the ParseResponse as serialised in the worker (src/jobs/result-text.ts); `insights`: it (and the CSV) carry enrichment and insights. */
+  | ({ kind: "json"; insights?: true } & ResultText)
+  | ({ kind: "csv"; csv: string; insights?: true } & ResultText)
   | { kind: "redact"; bytes: Uint8Array<ArrayBuffer>; contentType: string; redactions: number };
 
 export interface RunnerContext {
@@ -139,8 +140,8 @@ async function run(ctx: RunnerContext, { kind, doc, ocr, insights }: DocumentReq
   }
   const parsed = first.parsed;
   const made = parsed.insights ? { insights: true as const } : {};
-  if (csv) return { kind: "csv", json: parsed.json, csv: parsed.csv ?? "", ...made };
-  return { kind: "json", json: parsed.json, ...made };
+  if (csv) return withUtf8({ kind: "csv" as const, csv: parsed.csv ?? "", ...made }, parsed.utf8);
+  return withUtf8({ kind: "json" as const, ...made }, parsed.utf8);
 }
 
 const SCANNED: unique symbol = Symbol("scanned");

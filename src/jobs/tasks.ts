@@ -48,13 +48,16 @@ export type WorkerTask =
   | { op: "redact"; doc: DocumentInput };
 
 /**
- * Big values cross threads as JSON text made in the worker: the main thread then only copies a
- * string, instead of rebuilding (and later serialising) an object graph of thousands of rows
- * while it should be answering requests.
+ * Big values cross threads as JSON made in the worker, instead of an object graph of thousands of
+ * rows the main thread would rebuild (and later serialise) while it should be answering requests.
+ * The JSON goes as UTF-8 bytes whose buffer is moved, not copied: what an HTTP answer sends as it
+ * is. A string would be copied on the way (a 59 MB answer took 130-280 ms from the worker's return
+ * to the main thread's hands, four times as long for text outside Latin-1) and encoded again by
+ * every response that sends it (docs/benchmarks.md, "The answer as bytes").
  */
 export interface Parsed {
-  /** The ParseResponse, serialised. */
-  json: string;
+  /** The ParseResponse, serialised, as UTF-8. */
+  utf8: Uint8Array<ArrayBuffer>;
   /** Present when the task asked for CSV. */
   csv?: string;
   /** The JSON (and CSV) carry enrichment and insights; absent when the task did not ask or they could not be made. */

@@ -52,6 +52,9 @@ const docOf = (bytes: Uint8Array): DocumentInput => {
 };
 
 /** The planning task's protocol as src/jobs/runner.ts drives it, splitting any PDF with pages enough for a helper. */
+/** The worker's answer with its JSON as text (it arrives as UTF-8 bytes). */
+const textOf = ({ utf8, ...rest }: Parsed) => ({ json: new TextDecoder().decode(utf8), ...rest });
+
 async function splitParse(pool: WorkerPool, bytes: Uint8Array, insights: boolean): Promise<{ parsed: Parsed; split: boolean }> {
   const doc = docOf(bytes);
   const helpers: Promise<PagesOutput>[] = [];
@@ -95,11 +98,11 @@ describe("through the parse workers", () => {
       if (plain === null) continue;
       compared++;
       expect(plain.insights).toBeUndefined();
-      const expected = await viaThreadPath(plain.json);
+      const expected = await viaThreadPath(textOf(plain).json);
       const whole = (await pool.run({ op: "parse", doc: docOf(bytes), csv: true, insights: true, split: null })).parsed;
-      expect({ file, ...whole }).toEqual({ file, ...expected, insights: true });
+      expect({ file, ...textOf(whole) }).toEqual({ file, ...expected, insights: true });
       const parts = await splitParse(pool, bytes, true);
-      expect({ file, ...parts.parsed }).toEqual({ file, ...expected, insights: true });
+      expect({ file, ...textOf(parts.parsed) }).toEqual({ file, ...expected, insights: true });
       if (parts.split) splitSeen++;
     }
     expect(compared).toBeGreaterThanOrEqual(5);

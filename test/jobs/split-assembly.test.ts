@@ -45,7 +45,7 @@ async function splitParse(pool: WorkerPool, bytes: Uint8Array, helpersRead: numb
       },
     },
   );
-  return out.parsed.json;
+  return new TextDecoder().decode(out.parsed.utf8);
 }
 
 const pdfs = corpusFiles().filter((f) => f.endsWith(".pdf"));
@@ -61,7 +61,7 @@ describe("split and assembled equals whole, on the corpus", () => {
       const bytes = new Uint8Array(readFileSync(file));
       const helpersRead: number[] = [];
       const parts = await outcome(splitParse(pool, bytes, helpersRead));
-      const whole = await outcome(pool.run({ op: "parse", doc: docOf(bytes), csv: false, split: null }).then((o) => o.parsed.json));
+      const whole = await outcome(pool.run({ op: "parse", doc: docOf(bytes), csv: false, split: null }).then((o) => new TextDecoder().decode(o.parsed.utf8)));
       expect({ file, json: parts }).toEqual({ file, json: whole });
       if (helpersRead.some((n) => n > 0)) split++;
     }

@@ -154,7 +154,7 @@ export class JobRecords {
   async finish(id: string, end: Ending): Promise<boolean> {
     const k = this.keys;
     let event: string;
-    let json = "";
+    let json: Buffer | string = "";
     let csv = "";
     let bytes: Buffer | string = "";
     const fields: string[] = [];
@@ -169,7 +169,8 @@ export class JobRecords {
         fields.push("redactions", String(o.redactions), "content_type", o.contentType);
         event = JSON.stringify({ format_version: FORMAT_VERSION, result_url: jobPaths(id).result_url, redactions: o.redactions, content_type: o.contentType });
       } else {
-        json = o.json;
+        // The worker's UTF-8 as it is (what Redis stores anyway), rather than its text decoded and encoded again.
+        json = o.utf8 ? Buffer.from(o.utf8.buffer, o.utf8.byteOffset, o.utf8.byteLength) : o.json;
         if (o.kind === "csv") csv = o.csv;
         // Empty: the event refers to the json key (see FINISH), so a large result is held once.
         event = "";

@@ -7,7 +7,7 @@
  */
 import { type MessagePort, receiveMessageOnPort } from "node:worker_threads";
 import handle from "../../../workers/parse.worker.ts";
-import type { PortMessage, WorkerAnswer, WorkerTask } from "../../../src/jobs/tasks.ts";
+import type { PortMessage, WorkerTask } from "../../../src/jobs/tasks.ts";
 
 /** Bounded: a test that never releases fails on its own assertions instead of hanging the thread. */
 const HOLD_LIMIT_MS = 30_000;
@@ -38,6 +38,6 @@ function holdingPort(port: MessagePort): MessagePort {
   });
 }
 
-export default function held(task: WorkerTask): Promise<WorkerAnswer> {
+export default function held(task: WorkerTask): ReturnType<typeof handle> {
   return handle(task.op === "parse" ? { ...task, port: holdingPort(task.port) } : task);
 }

@@ -6,7 +6,7 @@
  */
 import { connect } from "node:net";
 import handle from "../../../workers/parse.worker.ts";
-import type { WorkerAnswer, WorkerTask } from "../../../src/jobs/tasks.ts";
+import type { WorkerTask } from "../../../src/jobs/tasks.ts";
 
 /** Bounded: if the database never goes, the test fails on its own assertions instead of hanging. */
 const HOLD_LIMIT_MS = 30_000;
@@ -26,7 +26,7 @@ async function untilDatabaseDown(): Promise<void> {
   }
 }
 
-export default async function heldUntilOutage(task: WorkerTask): Promise<WorkerAnswer> {
+export default async function heldUntilOutage(task: WorkerTask): ReturnType<typeof handle> {
   const answer = await handle(task);
   if (task.op === "parse") await untilDatabaseDown();
   return answer;

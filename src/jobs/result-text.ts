@@ -1,0 +1,28 @@
+/**
+ * A parse's JSON on the main thread. The parse worker sends it as UTF-8 bytes (src/jobs/tasks.ts
+ * Parsed), which is what a response sends: `utf8` holds them and `json`, the text, is decoded from
+ * them each time something reads it (a CSV or workbook made from the result, the job's snapshot,
+ * its stream's result event, Redis). The text is not kept: beside the bytes it would double what a
+ * kept result holds (59 MB on the 2,000-page bench statement with insights).
+ */
+export interface ResultText {
+  json: string;
+  /** The same JSON as UTF-8, when it arrived so; an answer sends these bytes as they are. */
+  utf8?: Uint8Array<ArrayBuffer>;
+}
+
+const decoder = new TextDecoder();
+
+/** `fields` with `utf8` and a `json` read from it (enumerable, so the object reads as any other result). */
+export function withUtf8<T extends object>(fields: T, utf8: Uint8Array<ArrayBuffer>): T & Required<ResultText> {
+  return Object.defineProperties(fields, {
+    utf8: { value: utf8, enumerable: true },
+    json: { get: () => decoder.decode(utf8), enumerable: true },
+  }) as T & Required<ResultText>;
+}
+
+/** The body an answer sends for the JSON: the bytes when there are some, else the text. */
+export const jsonBody = (r: ResultText): Uint8Array<ArrayBuffer> | string => r.utf8 ?? r.json;
+
+/** Bytes the JSON holds: the UTF-8 bytes, or two a character for the text. */
+export const jsonBytesHeld = (r: ResultText): number => (r.utf8 ? r.utf8.byteLength : r.json.length * 2);

@@ -1,0 +1,65 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { resultResponse } from "../../src/http/parse.ts";
+import { Job } from "../../src/jobs/job.ts";
+import { createWorkerPool } from "../../src/jobs/pool.ts";
+import { resultAs } from "../../src/jobs/result-formats.ts";
+import { withUtf8 } from "../../src/jobs/result-text.ts";
+import { runDocument } from "../../src/jobs/runner.ts";
+import type { DocumentInput } from "../../src/jobs/tasks.ts";
+
+const share = (bytes: Uint8Array): SharedArrayBuffer => {
+  const sab = new SharedArrayBuffer(bytes.byteLength);
+  new Uint8Array(sab).set(bytes);
+  return sab;
+};
+const docOf = (bytes: Uint8Array): DocumentInput => ({ bytes: share(bytes), limits: { maxPages: 3000, maxXlsxRows: 200_000, maxXlsxInflatedBytes: 200 * 1024 * 1024 } });
+
+// Text outside ASCII and outside Latin-1: its UTF-8 is longer than the string, and a wrong decode shows.
+const TEXT = JSON.stringify({ transactions: [{ narration: "Café ₦5,000 — Ọ̀ṣun 👍" }] });
+const utf8 = () => new TextEncoder().encode(TEXT);
+
+describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)", () => {
+  const pool = createWorkerPool({ threads: 2 });
+  afterAll(() => pool.destroy());
+
+  test("a parse arrives as bytes; its text, every response and the CSV made from it agree", async () => {
+    const bytes = new Uint8Array(readFileSync("fixtures/replicas/alat_short.pdf"));
+    const ctx = { pool, timeoutMs: 60_000, freeWorkers: () => 2 };
+    const result = await runDocument(ctx, { kind: "json", doc: docOf(bytes) });
+    if (result.kind !== "json" || !result.utf8) throw new Error("the worker's bytes expected");
+    const text = new TextDecoder().decode(result.utf8);
+    expect(result.json).toBe(text);
+    expect((JSON.parse(result.json) as { transactions: unknown[] }).transactions.length).toBeGreaterThan(0);
+    const sent = resultResponse(result);
+    expect(new Uint8Array(await sent.arrayBuffer())).toEqual(result.utf8);
+    // The same parse asked as CSV from its kept JSON, and as CSV by the worker.
+    const csv = await resultAs(result, "csv");
+    const byWorker = await runDocument(ctx, { kind: "csv", doc: docOf(bytes) });
+    if (csv?.kind !== "csv" || byWorker.kind !== "csv") throw new Error("csv expected");
+    expect(csv.csv).toBe(byWorker.csv);
+    expect(byWorker.json).toBe(text);
+  }, 60_000);
+
+  test("text beyond Latin-1 decodes as written and is sent byte for byte", async () => {
+    const result = withUtf8({ kind: "json" as const }, utf8());
+    expect(result.json).toBe(TEXT);
+    const sent = resultResponse(result);
+    expect(await sent.text()).toBe(TEXT);
+    // A csv job's result read as JSON keeps the bytes.
+    const asJson = await resultAs(withUtf8({ kind: "csv" as const, csv: "a,b\n" }, utf8()), "json");
+    expect(asJson?.kind === "json" && asJson.utf8).toEqual(utf8());
+  });
+
+  test("a job holding the bytes counts them once, and its stream and snapshot carry the text", () => {
+    const job = new Job("job_bytes", "o", "json");
+    const held = utf8();
+    job.succeed(withUtf8({ kind: "json" as const }, held));
+    // The bytes, not the text at two bytes a character beside them.
+    expect(job.size()).toBe(1024 + held.byteLength);
+    const [final] = job.replay();
+    expect(final?.event).toBe("result");
+    expect(final?.data).toBe(TEXT);
+    expect((JSON.parse(job.snapshotJson()) as { result: unknown }).result).toEqual(JSON.parse(TEXT));
+  });
+});
