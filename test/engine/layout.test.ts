@@ -428,6 +428,34 @@ describe("page breaks and print artefacts", () => {
     expect(brief(r).map((t) => t[1])).toEqual(["SMS", "NIP TRANSFER FROM ADA OKAFOR GTBANK", "ATM"]);
   });
 
+  // Bordered, padded rows (LibreOffice Writer): a row's lines 10 pt apart, rows 24 pt apart, no
+  // heading on later pages; the last row of page 1 wraps onto page 2 (fixtures/wild/writer-*).
+  const padded = (top: [number, ...[number, string][]][], top3 = top) =>
+    pdfDoc(
+      page(1, [
+        header,
+        [112, [20, "01-Mar-2024"], [100, "SMS ALERT"], [400, "4.00"], [520, "996.00"]],
+        [122, [100, "CHARGES"]],
+        [146, [20, "02-Mar-2024"], [100, "TRANSFER TO ADA"], [400, "96.00"], [520, "900.00"]],
+        [156, [100, "OKAFOR"]],
+        [180, [20, "03-Mar-2024"], [100, "POS PURCHASE"], [400, "100.00"], [520, "800.00"]],
+        [190, [100, "SHOPRITE"]],
+        [214, [20, "04-Mar-2024"], [100, "TRANSFER FROM"], [460, "200.00"], [520, "1,000.00"]],
+        [224, [100, "MUSA ALI"]],
+      ]),
+      page(2, [...top, [64, [20, "05-Mar-2024"], [100, "ATM"], [400, "100.00"], [520, "900.00"]], [74, [100, "WITHDRAWAL"]], [98, [20, "06-Mar-2024"], [100, "SMS"], [400, "4.00"], [520, "896.00"]]]),
+      page(3, [...top3, [64, [20, "07-Mar-2024"], [100, "ATM"], [400, "96.00"], [520, "800.00"]]]),
+    );
+  test("a headless page's first lines, as far above its first row as rows lie apart, end the row the page break cut", () => {
+    const r = assembleStatement(padded([[40, [100, "VIA GTBANK"]]], [[40, [100, "SHOPRITE"]]]));
+    expect(brief(r).map((t) => t[1]).slice(3)).toEqual(["TRANSFER FROM MUSA ALI VIA GTBANK", "ATM WITHDRAWAL", "SMS SHOPRITE", "ATM"]);
+  });
+
+  test("a title at the top of every headless page, where the rows' text wraps, is not a row's end", () => {
+    const r = assembleStatement(padded([[40, [100, "ACCOUNT STATEMENT"]]]));
+    expect(brief(r).map((t) => t[1]).slice(3)).toEqual(["TRANSFER FROM MUSA ALI", "ATM WITHDRAWAL", "SMS", "ATM"]);
+  });
+
   test("a narration line holding only a number, or starting with a date, continues its row", () => {
     const r = assembleStatement(
       pdfDoc(

@@ -91,6 +91,9 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       b.tie = false;
     });
   }
+  // How many page tops (lines above a page's first row) print each text: a running title repeats.
+  const pageTops = new Map<string, number>();
+  for (const b of blocks) if (b.prev < 0) for (const p of b.lines) pageTops.set(p.line.text, (pageTops.get(p.line.text) ?? 0) + 1);
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
     // Rows that print text above their date line, at the top of a page: lines before a gap that
@@ -108,7 +111,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!))) {
+    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
       const own = b.lines.length - interleavedWithNext(b, rows, separation);
       const row = rows[carry]!;
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
@@ -367,6 +370,29 @@ function touchesTable(b: Block, rows: RowDraft[]): boolean {
   if (!next) return false;
   const ys = [...b.lines.map((p) => p.line.y), next.y];
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
+}
+
+/** Columns a row's text wraps in: a line at a page's top holding only these can be a row's end. */
+const WRAPPING_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+
+/**
+ * Lines at the top of a page without its own header continue the last row when they lie above the
+ * page's first row as far as rows lie apart in this document (a bordered or padded table sets its
+ * rows further apart than a row's own lines), run on from each other within the continuation gap,
+ * hold text only in the columns a row's text wraps in, and print at no other page's top: a title
+ * floating above the rows is set apart by its own gap, prints where no cell wraps, or runs on
+ * every page.
+ */
+function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined, pageTops: ReadonlyMap<string, number>): boolean {
+  const next = b.next >= 0 ? rows[b.next] : undefined;
+  if (!next || separation === undefined) return false;
+  const ys = b.lines.map((p) => p.line.y);
+  if (next.y - ys[ys.length - 1]! > separation * (1 + GAP_TIE)) return false;
+  if (ys.some((y, k) => k > 0 && y - ys[k - 1]! > CONTINUATION_GAP * b.lines[k]!.line.h)) return false;
+  return b.lines.every((p) => {
+    const roles = Object.keys(p.parts) as ColumnRole[];
+    return roles.length > 0 && roles.every((r) => WRAPPING_ROLES.has(r)) && (pageTops.get(p.line.text) ?? 0) < 2;
+  });
 }
 
 /**
