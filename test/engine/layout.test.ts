@@ -416,6 +416,32 @@ describe("harder layouts", () => {
   });
 });
 
+describe("a narration run into a left-aligned amount (TCPDF, no cell padding)", () => {
+  const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Details"], [300, "Amount"], [420, "Balance"]];
+  // 45 characters of the synthetic font from x = 100 end at 298: the amount glued after them starts at the Amount column's edge.
+  const head = "NIP TRANSFER TO ADA OKAFOR FOR HOUSE RENT AND SERVICE".slice(0, 45);
+  const doc = (second: string) =>
+    pdfDoc(
+      page(1, [
+        header,
+        [112, [20, "01-Mar-2024"], [100, "SMS ALERT"], [300, "4.00 DR"], [420, "996.00 CR"]],
+        [124, [20, "02-Mar-2024"], [100, second], [420, "900.00 CR"]],
+        [136, [20, "03-Mar-2024"], [100, "REFUND"], [300, "100.00 CR"], [420, "1,000.00 CR"]],
+      ]),
+    );
+  test("the amount glued to the narration's last word is parted from it at the column's edge", () => {
+    const r = assembleStatement(doc(`${head}96.00 DR`));
+    expect(brief(r)[1]).toEqual(["2024-03-02", head, "96.00", "0.00", "900.00", ""]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("an amount inside the narration, short of the column, stays narration", () => {
+    const r = assembleStatement(doc("REVERSAL OF 96.00 DR"));
+    expect(brief(r)[1]?.[1]).toBe("REVERSAL OF 96.00 DR");
+    expect(brief(r)[1]?.[2]).toBe("0.00");
+  });
+});
+
 describe("page breaks and print artefacts", () => {
   const header: [number, ...[number, string][]] = [100, [20, "Date"], [100, "Narration"], [400, "Debit"], [460, "Credit"], [520, "Balance"]];
   test("a narration split by a page break continues the last row of the page before", () => {

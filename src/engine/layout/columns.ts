@@ -15,7 +15,7 @@ import type { Line } from "./lines.ts";
 /** Roles that hold at most one cell per line. */
 const SINGLE: ReadonlySet<ColumnRole> = new Set(["extra_amount", "date", "time", "value_date", "debit", "credit", "amount", "balance", "balance_before", "drcr", "currency"]);
 /** Amount columns; `extra_amount` is a second one of a kind (an available balance), read but not used. */
-const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
+export const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
 export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
 /** Cost meaning "never" (a date in an amount column); any real placement costs far less. */

@@ -2,6 +2,7 @@ import { labelledAccountNumber } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
+import { partGluedAmounts } from "./glued-amounts.ts";
 import { claimAmountsAbove, continuesDay, dateBelowAmounts, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
@@ -256,7 +257,7 @@ function sameRoles(columns: Column[], first: Column[] | null): Column[] {
 function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine | null {
   // Columns read from the body (headerPage -1) hold for every page.
   const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : st.headerPage === line.page || st.headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
-  const assigned = assignCells(cutAtColumnEdges(line, columns), columns, weight);
+  const assigned = assignCells(cutAtColumnEdges(partGluedAmounts(line, columns), columns), columns, weight);
   if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
   if (line.source === "sheet") recoverSerialDates(columns, assigned);
   if (assigned.dropped.length * 2 > line.cells.length) return null;
