@@ -21,7 +21,13 @@ export type Deliverable = DocumentResult | { kind: "xlsx"; bytes: Uint8Array<Arr
 export async function resultAs(outcome: DocumentResult, format: ParseFormat): Promise<Deliverable | undefined> {
   if (outcome.kind === "redact") return undefined;
   if (format === "json") return jsonOf(outcome);
-  if (format === "csv") return outcome.kind === "csv" ? outcome : { kind: "csv", json: outcome.json, csv: toCsv(JSON.parse(outcome.json) as ParseResponse) };
+  if (format === "csv") {
+    if (outcome.kind === "csv") return outcome;
+    const json = outcome.json;
+    const csv = toCsv(JSON.parse(json) as ParseResponse);
+    // Made from bytes, the deliverable keeps them rather than the text just decoded.
+    return outcome.utf8 ? withUtf8({ kind: "csv" as const, csv }, outcome.utf8) : { kind: "csv", json, csv };
+  }
   return { kind: "xlsx", bytes: await xlsxOffThread(outcome.json) };
 }
 
