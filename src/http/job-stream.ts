@@ -4,7 +4,7 @@ import { type SseMessage, sseResponse } from "./sse.ts";
 
 export const streamInUse = () => new AppError("stream_in_use", 409, "Another client is already reading this job's stream");
 
-const toSse = (e: JobEvent): SseMessage => ({ id: e.id, data: e.data, ...(e.event ? { event: e.event } : {}) });
+const toSse = (e: JobEvent): SseMessage => ({ id: e.id, data: e.utf8 ?? e.data, ...(e.event ? { event: e.event } : {}) });
 
 /**
  * SSE for one job: the latest progress (or the final event) at once, then live events until the

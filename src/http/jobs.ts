@@ -39,7 +39,7 @@ const ResultQuery = z.strictObject({
 });
 
 /** The snapshot as the poll endpoint and DELETE send it (serialised by the job, see Job.snapshotJson). */
-const snapshotResponse = (json: string, headers: Record<string, string>, status = 200) =>
+const snapshotResponse = (json: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>, status = 200) =>
   new Response(json, { status, headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 
 const callbackProblem = (msg: string, type: string, input: string | null) =>
@@ -171,7 +171,7 @@ export const jobRoutes = (deps: JobsDeps) => {
       async ({ params, caller, set }) =>
         // Serialised by the job, like the sync endpoint's body, so the snapshot's `result` is byte-for-byte
         // the ParseResponse (additive engine fields included) and a large result is not re-validated per poll.
-        snapshotResponse(await (await jobs.find(params.id, caller.owner)).snapshotJson(), set.headers as Record<string, string>),
+        snapshotResponse(await (await jobs.find(params.id, caller.owner)).snapshotBody(), set.headers as Record<string, string>),
       {
         params: JobParams,
         response: { 200: JobSnapshot, 404: ErrorEnvelope, ...keyAuthErrors },
@@ -184,7 +184,7 @@ export const jobRoutes = (deps: JobsDeps) => {
     )
     .delete(
       "/v1/parse/jobs/:id",
-      async ({ params, caller, set }) => snapshotResponse(await (await jobs.cancel(params.id, caller.owner)).snapshotJson(), set.headers as Record<string, string>),
+      async ({ params, caller, set }) => snapshotResponse(await (await jobs.cancel(params.id, caller.owner)).snapshotBody(), set.headers as Record<string, string>),
       {
         params: JobParams,
         response: { 200: JobSnapshot, 404: ErrorEnvelope, 409: ErrorEnvelope, ...keyAuthErrors },

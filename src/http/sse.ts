@@ -5,14 +5,29 @@
  */
 
 export interface SseMessage {
-  data: string;
+  /** Text, or UTF-8 bytes (a result's JSON as the worker sent it), sent as they are when on one line. */
+  data: string | Uint8Array<ArrayBuffer>;
   event?: string;
   id?: string | number;
 }
 
 const LINE_BREAK = /\r\n|\r|\n/;
 
-export function formatEvent({ data, event, id }: SseMessage): string {
+export function formatEvent({ data, event, id }: SseMessage & { data: string }): string {
+  return `${fieldsOf(event, id)}${dataLines(data)}`;
+}
+
+/**
+ * The event as chunks to send: for bytes on one line, the fields' text, the bytes themselves and
+ * the end of the event, so a large result is neither decoded nor copied; otherwise one text.
+ */
+export function eventChunks(m: SseMessage): (string | Uint8Array<ArrayBuffer>)[] {
+  if (typeof m.data === "string") return [formatEvent({ ...m, data: m.data })];
+  if (m.data.includes(0x0a) || m.data.includes(0x0d)) return [formatEvent({ ...m, data: new TextDecoder().decode(m.data) })];
+  return [`${fieldsOf(m.event, m.id)}data: `, m.data, "\n\n"];
+}
+
+function fieldsOf(event: string | undefined, id: string | number | undefined): string {
   let out = "";
   if (event !== undefined) {
     if (/[\r\n]/.test(event)) throw new Error("SSE event name must not contain CR or LF");
@@ -23,8 +38,13 @@ export function formatEvent({ data, event, id }: SseMessage): string {
     if (/[\r\n\0]/.test(s)) throw new Error("SSE id must not contain CR, LF or NUL");
     out += `id: ${s}\n`;
   }
+  return out;
+}
+
+function dataLines(data: string): string {
   // A job's result is one line of JSON, tens of MB: two plain searches instead of a regex split.
-  if (!data.includes("\n") && !data.includes("\r")) return `${out}data: ${data}\n\n`;
+  if (!data.includes("\n") && !data.includes("\r")) return `data: ${data}\n\n`;
+  let out = "";
   for (const line of data.split(LINE_BREAK)) out += `data: ${line}\n`;
   return `${out}\n`;
 }
@@ -59,10 +79,10 @@ export function sseResponse(source: SseSource, { heartbeatMs, headers = {} }: { 
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const write = (s: string) => {
+      const write = (s: string | Uint8Array<ArrayBuffer>) => {
         if (closed) return;
         try {
-          controller.enqueue(encoder.encode(s));
+          controller.enqueue(typeof s === "string" ? encoder.encode(s) : s);
         } catch {
           gone.abort();
         }
@@ -73,7 +93,9 @@ export function sseResponse(source: SseSource, { heartbeatMs, headers = {} }: { 
       try {
         // A first comment flushes the headers at once, so the client knows it is connected.
         write(formatComment("connected"));
-        await source.run((m) => write(formatEvent(m)), gone.signal);
+        await source.run((m) => {
+          for (const chunk of eventChunks(m)) write(chunk);
+        }, gone.signal);
       } catch {
         // the source failed: end the stream (the consumer sees it close without a result)
       } finally {

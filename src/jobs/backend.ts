@@ -20,6 +20,8 @@ export interface JobView {
   readonly sample: boolean;
   /** The SPEC 2.5 snapshot as JSON, `result` spliced in once done (src/jobs/job.ts snapshotJson). */
   snapshotJson(): Promise<string>;
+  /** What the poll endpoint sends: the same snapshot, as UTF-8 bytes where the result is held so (src/jobs/result-text.ts). */
+  snapshotBody(): Promise<string | Uint8Array<ArrayBuffer>>;
   /** The finished parse (done jobs only; undefined otherwise or once swept). */
   outcome(): Promise<DocumentResult | undefined>;
 }

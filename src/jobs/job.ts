@@ -14,6 +14,8 @@ export interface JobEvent {
   id: number;
   event?: "result";
   data: string;
+  /** `data` as UTF-8 bytes on one line, where the result is held so (src/jobs/result-text.ts): a stream sends these. */
+  utf8?: Uint8Array<ArrayBuffer>;
 }
 
 /** SPEC 2.5 snapshot, built for the poll endpoint; `result` is spliced in by snapshotJson(). */
@@ -129,6 +131,7 @@ export class Job {
       get data() {
         return body();
       },
+      ...(outcome.kind !== "redact" && outcome.utf8 ? { utf8: outcome.utf8 } : {}),
     };
     this.emit(this.final);
   }
@@ -184,6 +187,21 @@ export class Job {
     const o = this.outcome;
     if (this.state !== "done" || !o || o.kind === "redact") return head;
     return `${head.slice(0, -1)},"result":${o.json}}`;
+  }
+
+  /**
+   * snapshotJson() as the poll endpoint sends it: once done with a result held as UTF-8 bytes, the
+   * snapshot's bytes around those of the result (one copy, no text decoded and encoded again).
+   */
+  snapshotBody(): string | Uint8Array<ArrayBuffer> {
+    const o = this.outcome;
+    if (this.state !== "done" || !o || o.kind === "redact" || !o.utf8) return this.snapshotJson();
+    const head = new TextEncoder().encode(`${JSON.stringify(this.snapshot()).slice(0, -1)},"result":`);
+    const out = new Uint8Array(head.byteLength + o.utf8.byteLength + 1);
+    out.set(head);
+    out.set(o.utf8, head.byteLength);
+    out[out.byteLength - 1] = 0x7d; // }
+    return out;
   }
 
   /** Rough bytes held by the finished job, for the cache's byte budget. */

@@ -9,6 +9,7 @@ const view = (job: Job): JobView => ({
   kind: job.kind,
   sample: job.sample,
   snapshotJson: async () => job.snapshotJson(),
+  snapshotBody: async () => job.snapshotBody(),
   outcome: async () => (job.state === "done" ? job.outcome : undefined),
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resultResponse } from "../../src/http/parse.ts";
+import { eventChunks, sseResponse } from "../../src/http/sse.ts";
 import { Job } from "../../src/jobs/job.ts";
 import { createWorkerPool } from "../../src/jobs/pool.ts";
 import { resultAs } from "../../src/jobs/result-formats.ts";
@@ -61,5 +62,25 @@ describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)",
     expect(final?.event).toBe("result");
     expect(final?.data).toBe(TEXT);
     expect((JSON.parse(job.snapshotJson()) as { result: unknown }).result).toEqual(JSON.parse(TEXT));
+    // The poll endpoint's body: the same snapshot, as bytes around the held ones.
+    const body = job.snapshotBody();
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(body as Uint8Array)).toBe(job.snapshotJson());
+  });
+
+  test("a stream sends the held bytes as they are, and as text lines when they hold a line break", async () => {
+    const held = utf8();
+    const chunks = eventChunks({ id: 3, event: "result", data: held });
+    expect(chunks).toEqual(["event: result\nid: 3\ndata: ", held, "\n\n"]);
+    expect(chunks[1]).toBe(held);
+    const broken = new TextEncoder().encode('{"a":1}\n{"b":2}');
+    expect(eventChunks({ id: 4, data: broken })).toEqual(["id: 4\ndata: {\"a\":1}\ndata: {\"b\":2}\n\n"]);
+    // Sent twice (a second consumer after the end gets the result again): the held bytes stay whole.
+    for (let i = 0; i < 2; i++) {
+      const res = sseResponse({ run: async (send) => send({ id: 3, event: "result", data: held }) }, { heartbeatMs: 60_000 });
+      expect(await res.text()).toBe(`: connected\n\nevent: result\nid: 3\ndata: ${TEXT}\n\n`);
+    }
+    expect(held.byteLength).toBe(utf8().byteLength);
+    expect(new TextDecoder().decode(held)).toBe(TEXT);
   });
 });

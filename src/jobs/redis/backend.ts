@@ -109,6 +109,10 @@ export async function createRedisBackend({ config, log, metering, parser, instan
       const json = await onRedis(() => redis.get(keys.json(id)));
       return json === null ? head : `${head.slice(0, -1)},"result":${json}}`;
     },
+    // Redis hands the result back as text; the bytes path is for results held in this process.
+    snapshotBody() {
+      return this.snapshotJson();
+    },
     outcome: async () => (meta.state === "done" ? onRedis(() => records.outcome(id, meta)) : undefined),
   });
 
