@@ -10,7 +10,8 @@ import { type InsightsPieces, insightsPieces, type InsightsTask, piecesBytes } f
  * text is copied back; a workbook's bytes are copied too (Piscina moves only a top-level
  * transferable). Asked for bytes, the JSON answer is encoded here and its buffer moved, not copied.
  */
-export default async function makeInsights({ json, format, bytes }: InsightsTask): Promise<InsightsPieces | Uint8Array> {
+export default async function makeInsights({ json: kept, format, bytes }: InsightsTask): Promise<InsightsPieces | Uint8Array> {
+  const json = typeof kept === "string" ? kept : new TextDecoder().decode(kept);
   const out = await insightsPieces(json, format);
   if (!bytes || out.kind !== "json") return out;
   return move(piecesBytes(json, out.json)) as Uint8Array;

@@ -49,7 +49,7 @@ export async function insightsAs(outcome: DocumentResult, format: ParseFormat): 
   // Made with its insights (by the worker, or withInsightsKept): in its own format that result is the answer.
   if (outcome.insights && (format === "json" || format === outcome.kind)) return format === "json" ? jsonOf(outcome) : outcome;
   // JSON goes out as the bytes the thread encoded (nothing joined or encoded on this thread).
-  return keptBeside(outcome, `insights:${format}`, async () => (format === "json" ? { kind: "jsonBytes", bytes: await insightsJsonBytesOffThread(outcome.json) } : insightsOffThread(outcome.json, format)));
+  return keptBeside(outcome, `insights:${format}`, async () => (format === "json" ? { kind: "jsonBytes", bytes: await insightsJsonBytesOffThread(outcome.utf8 ?? outcome.json) } : insightsOffThread(outcome.json, format)));
 }
 
 /**

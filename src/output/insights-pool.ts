@@ -29,9 +29,10 @@ export async function insightsOffThread(json: string, format: InsightsFormat): P
 /**
  * The JSON with insights of a kept parse as the UTF-8 bytes an HTTP answer sends, made and encoded
  * on the insights thread and moved here (no copy): the main thread neither joins the 59 MB text of
- * the bench statement's answer nor encodes it (docs/insights.md, Speed).
+ * the bench statement's answer nor encodes it (docs/insights.md, Speed). A kept parse held as
+ * bytes (src/jobs/result-text.ts) goes to the thread as they are, to be decoded there.
  */
-export async function insightsJsonBytesOffThread(json: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function insightsJsonBytesOffThread(json: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const out = await start(false).run({ json, format: "json", bytes: true });
   if (!(out instanceof Uint8Array)) throw new Error("insights thread: bytes asked for");
   return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);

@@ -12,7 +12,8 @@ export type InsightsOutput = { kind: "json"; json: string } | { kind: "csv"; jso
 
 /** What the insights thread is asked (workers/insights.worker.ts): `bytes`, the JSON answer as UTF-8 bytes, sent as they are. */
 export interface InsightsTask {
-  json: string;
+  /** The kept ParseResponse JSON: text, or its UTF-8 bytes (decoded on the thread, not on the main one). */
+  json: string | Uint8Array<ArrayBuffer>;
   format: InsightsFormat;
   bytes?: boolean;
 }

@@ -7,6 +7,7 @@ import { createWorkerPool } from "../../src/jobs/pool.ts";
 import { resultAs } from "../../src/jobs/result-formats.ts";
 import { withUtf8 } from "../../src/jobs/result-text.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
+import { closeInsightsPool, insightsJsonBytesOffThread } from "../../src/output/insights-pool.ts";
 import type { DocumentInput } from "../../src/jobs/tasks.ts";
 
 const share = (bytes: Uint8Array): SharedArrayBuffer => {
@@ -22,7 +23,10 @@ const utf8 = () => new TextEncoder().encode(TEXT);
 
 describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)", () => {
   const pool = createWorkerPool({ threads: 2 });
-  afterAll(() => pool.destroy());
+  afterAll(async () => {
+    await pool.destroy();
+    await closeInsightsPool();
+  });
 
   test("a parse arrives as bytes; its text, every response and the CSV made from it agree", async () => {
     const bytes = new Uint8Array(readFileSync("fixtures/replicas/alat_short.pdf"));
@@ -40,6 +44,10 @@ describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)",
     if (csv?.kind !== "csv" || byWorker.kind !== "csv") throw new Error("csv expected");
     expect(csv.csv).toBe(byWorker.csv);
     expect(byWorker.json).toBe(text);
+    // Its insights made from the held bytes (decoded on the insights thread) equal those made from the text.
+    const fromBytes = await insightsJsonBytesOffThread(result.utf8);
+    expect(fromBytes).toEqual(await insightsJsonBytesOffThread(text));
+    expect((JSON.parse(new TextDecoder().decode(fromBytes)) as { insights?: unknown }).insights).toBeDefined();
   }, 60_000);
 
   test("text beyond Latin-1 decodes as written and is sent byte for byte", async () => {
