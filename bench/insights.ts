@@ -34,13 +34,17 @@ const form = (bytes: Uint8Array) => {
 };
 
 let pid = 0;
-async function syncParse(url: string, key: string, bytes: Uint8Array, insights: boolean): Promise<{ ms: number; bytes: number; cpu: number }> {
+/** The Server-Timing header's durations (ms) by name: `parse` and, within it, `answer` (writing the answer in the worker). */
+const timings = (header: string | null): Record<string, number> =>
+  Object.fromEntries((header ?? "").split(",").map((entry) => [entry.trim().split(";")[0] ?? "", Number(/dur=([\d.]+)/.exec(entry)?.[1] ?? NaN)]));
+
+async function syncParse(url: string, key: string, bytes: Uint8Array, insights: boolean): Promise<{ ms: number; bytes: number; cpu: number; timing: Record<string, number> }> {
   const c0 = cpuMs(pid);
   const t0 = performance.now();
   const res = await fetch(`${url}/v1/parse${insights ? "?include=insights" : ""}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form(bytes) });
   const body = await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`parse refused: ${res.status}`);
-  return { ms: performance.now() - t0, bytes: body.byteLength, cpu: cpuMs(pid) - c0 };
+  return { ms: performance.now() - t0, bytes: body.byteLength, cpu: cpuMs(pid) - c0, timing: timings(res.headers.get("server-timing")) };
 }
 
 /** A job from submit to done, then its result read: { done: submit to done, total: with the GET }. */
@@ -126,6 +130,8 @@ try {
   const inWorkerMs: number[] = [];
   const plainJsonMs: number[] = [];
   let sizes = { plain: 0, insights: 0 };
+  /** From each sync parse's Server-Timing: the worker writing its answer, plain and with insights, and the plain parse. */
+  const answers = { plain: [] as number[], insights: [] as number[], parse: [] as number[] };
   const cpu = { plainSync: [] as number[], insightsSync: [] as number[], plainJob: [] as number[], insightsJob: [] as number[], plainGet: [] as number[], firstGet: [] as number[], laterGet: [] as number[] };
   const cpuGet = (url: string, into: number[], wall: number[]) => {
     const c0 = cpuMs(pid);
@@ -146,6 +152,9 @@ try {
     const [ps, is] = await pair((ins) => syncParse(server.url, server.key, bytes, ins));
     plainSync.push(ps.ms);
     insightsSync.push(is.ms);
+    answers.plain.push(ps.timing.answer ?? NaN);
+    answers.insights.push(is.timing.answer ?? NaN);
+    answers.parse.push(ps.timing.parse ?? NaN);
     cpu.plainSync.push(ps.cpu);
     cpu.insightsSync.push(is.cpu);
     sizes = { plain: ps.bytes, insights: is.bytes };
@@ -179,6 +188,8 @@ try {
   const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
   console.log(`statement: ${PAGES} pages, ${rows} rows; ${ROUNDS} rounds; parse (POST /v1/parse, 2 workers) median ${ms(parseMs)} [${list(plainSync)}]`);
   console.log(`(a) POST /v1/parse?include=insights median ${ms(median(insightsSync))} [${list(insightsSync)}] (${(sizes.insights / 1e6).toFixed(1)} MB against ${(sizes.plain / 1e6).toFixed(1)} MB): added ${ms(median(insightsSync) - parseMs)} = ${pct(median(insightsSync) - parseMs)}`);
+  const stepAdded = median(answers.insights) - median(answers.plain);
+  console.log(`(a) in the worker (Server-Timing), the answer written: plain median ${ms(median(answers.plain))} [${list(answers.plain)}], with insights ${ms(median(answers.insights))} [${list(answers.insights)}]: added ${ms(stepAdded)} = ${((stepAdded / median(answers.parse)) * 100).toFixed(1)}% of the plain parse's ${ms(median(answers.parse))} in the workers [${list(answers.parse)}]`);
   console.log(`(a) job to done + GET result: plain median ${ms(median(plainJob))} [${list(plainJob)}], include=insights median ${ms(median(insightsJob))} [${list(insightsJob)}]: added ${ms(median(insightsJob) - median(plainJob))} = ${pct(median(insightsJob) - median(plainJob))} (to done: ${ms(median(plainJobDone))} / ${ms(median(insightsJobDone))})`);
   console.log(`(b) GET result: plain median ${ms(median(plainGet))} [${list(plainGet)}]; include=insights first read median ${ms(median(firstGet))} [${list(firstGet)}] added ${ms(median(firstGet) - median(plainGet))} = ${pct(median(firstGet) - median(plainGet))}; later reads median ${ms(median(laterGet))} [${list(laterGet)}] added ${pct(median(laterGet) - median(plainGet))}`);
   const c = (xs: number[]) => `${ms(median(xs))} [${list(xs)}]`;

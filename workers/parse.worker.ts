@@ -78,7 +78,12 @@ const ownCopy = (doc: DocumentInput): Uint8Array => new Uint8Array(doc.bytes).sl
  * (src/output/insights-inline.ts): no second JSON parse on the insights thread. Should they fail,
  * the plain answer goes back without the `insights` mark and the caller makes them on their thread.
  */
-function serialise(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Parsed {
+function serialise(response: ParseResponse, options: { csv: boolean; insights?: boolean }): Parsed {
+  const t0 = performance.now();
+  return { ...answerOf(response, options), answerMs: performance.now() - t0 };
+}
+
+function answerOf(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Omit<Parsed, "answerMs"> {
   if (insights) {
     try {
       const { json, csv: table } = answerWithInsights(response, csv);

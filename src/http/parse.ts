@@ -6,6 +6,7 @@ import { newId } from "../ids.ts";
 import type { Outcome, ParseService, Upload } from "../jobs/service.ts";
 import { type Deliverable, type ParseFormat, resultAs } from "../jobs/result-formats.ts";
 import { jsonBody } from "../jobs/result-text.ts";
+import type { ParseTiming } from "../jobs/runner.ts";
 import { XLSX_CONTENT_TYPE } from "../output/xlsx.ts";
 import { apiKeyAuth } from "./auth.ts";
 import type { AppDeps } from "./deps.ts";
@@ -96,6 +97,10 @@ async function parseIdempotent(deps: ParseDeps, caller: Caller, upload: Upload, 
   }
 }
 
+/** Where the parse's time went (W3C Server-Timing), as browsers' developer tools and curl -v show it. */
+const serverTiming = ({ parseMs, answerMs }: ParseTiming): string =>
+  `parse;dur=${parseMs.toFixed(1)};desc="reading, assembling and writing the statement", answer;dur=${answerMs.toFixed(1)};desc="writing the answer (JSON, CSV, insights)"`;
+
 /** SPEC 4.1 POST /v1/parse: the synchronous parse, on the same worker pool and limits as jobs. */
 export const parseRoutes = (deps: ParseDeps) =>
   new Elysia({ name: "parse", detail: { tags: ["Parse"], security: [{ apiKey: [] }] } }).use(apiKeyAuth(deps)).post(
@@ -120,6 +125,7 @@ export const parseRoutes = (deps: ParseDeps) =>
         const headers: Record<string, string> = { ...(set.headers as Record<string, string>) };
         if (sample) headers["x-sample"] = "true";
         if (replayed) headers[REPLAYED_HEADER] = "true";
+        else if (result.kind !== "redact" && result.timing) headers["server-timing"] = serverTiming(result.timing);
         // Made by the worker (its answer is returned as it is), else here from its JSON (a scan read by OCR, the sample).
         if (insights) return resultResponse((await insightsAs(result, upload.kind as ParseFormat)) ?? result, headers);
         // The workers answer JSON for an xlsx parse; the workbook is made from it here.

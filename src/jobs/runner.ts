@@ -18,9 +18,17 @@ export interface DocumentRequest {
 
 export type DocumentResult =
   /** `json` is the ParseResponse as serialised in the worker (src/jobs/result-text.ts); `insights`: it (and the CSV) carry enrichment and insights. */
-  | ({ kind: "json"; insights?: true } & ResultText)
-  | ({ kind: "csv"; csv: string; insights?: true } & ResultText)
+  | ({ kind: "json"; insights?: true; timing?: ParseTiming } & ResultText)
+  | ({ kind: "csv"; csv: string; insights?: true; timing?: ParseTiming } & ResultText)
   | { kind: "redact"; bytes: Uint8Array<ArrayBuffer>; contentType: string; redactions: number };
+
+/** Where a parse's time went, for the answer's Server-Timing header (ms). */
+export interface ParseTiming {
+  /** From the document's first task to its answer on this thread: reading, assembling and writing it. */
+  parseMs: number;
+  /** Of that, writing the answer in the worker (the JSON, the CSV, the insights when asked). */
+  answerMs: number;
+}
 
 export interface RunnerContext {
   pool: WorkerPool;
@@ -72,6 +80,7 @@ export async function runDocument(ctx: RunnerContext, req: DocumentRequest, hook
 async function run(ctx: RunnerContext, { kind, doc, ocr, insights }: DocumentRequest, hooks: RunHooks, abort: AbortController, extendTimeout: (ms: number) => void): Promise<DocumentResult> {
   const { pool } = ctx;
   const signal = abort.signal;
+  const started = performance.now();
   if (kind === "redact") {
     const r = await pool.run({ op: "redact", doc }, { signal });
     hooks.onProgress?.({ stage: "redact", current: 1, total: 1 });
@@ -139,7 +148,7 @@ async function run(ctx: RunnerContext, { kind, doc, ocr, insights }: DocumentReq
     return csv ? { kind: "csv", json: out.json, csv: out.csv ?? "" } : { kind: "json", json: out.json };
   }
   const parsed = first.parsed;
-  const made = parsed.insights ? { insights: true as const } : {};
+  const made = { ...(parsed.insights ? { insights: true as const } : {}), timing: { parseMs: performance.now() - started, answerMs: parsed.answerMs } };
   if (csv) return withUtf8({ kind: "csv" as const, csv: parsed.csv ?? "", ...made }, parsed.utf8);
   return withUtf8({ kind: "json" as const, ...made }, parsed.utf8);
 }

@@ -62,6 +62,8 @@ export interface Parsed {
   csv?: string;
   /** The JSON (and CSV) carry enrichment and insights; absent when the task did not ask or they could not be made. */
   insights?: true;
+  /** How long writing this answer took the worker (the JSON, the CSV, the insights when asked), ms. */
+  answerMs: number;
 }
 
 export interface SplitPlan {

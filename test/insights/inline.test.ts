@@ -53,7 +53,7 @@ const docOf = (bytes: Uint8Array): DocumentInput => {
 
 /** The planning task's protocol as src/jobs/runner.ts drives it, splitting any PDF with pages enough for a helper. */
 /** The worker's answer with its JSON as text (it arrives as UTF-8 bytes). */
-const textOf = ({ utf8, ...rest }: Parsed) => ({ json: new TextDecoder().decode(utf8), ...rest });
+const textOf = ({ utf8, answerMs: _, ...rest }: Parsed) => ({ json: new TextDecoder().decode(utf8), ...rest });
 
 async function splitParse(pool: WorkerPool, bytes: Uint8Array, insights: boolean): Promise<{ parsed: Parsed; split: boolean }> {
   const doc = docOf(bytes);
