@@ -20,6 +20,17 @@ describe("dates broken mid-number", () => {
     expect(lines[0]!.bottom).toBe(lines[2]!.y);
   });
 
+  test("a four-digit year cut after its century (`02/01/20` over `26`) is joined, though the head reads as a date", () => {
+    const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "02/01/20"], [90, "TRANSFER TO ADA"], { r: 400, t: "50.00" }], [110, [40, "26"], [90, "OKAFOR"]], [120, [40, "20:12:02"]]])));
+    expect(lines[0]!.cells[0]).toMatchObject({ kind: "date", text: "02/01/2026" });
+    expect(lines[1]!.cells.map((c) => c.text)).toEqual(["OKAFOR"]);
+  });
+
+  test("a two-digit-year date over a time, text or a longer number is left as it is", () => {
+    const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "02/01/20"]], [110, [40, "20:12:02"]], [130, [40, "03/01/20"]], [140, [40, "SMS"]], [160, [40, "04/01/20"]], [170, [40, "2026"]]])));
+    expect(lines.map((l) => l.text)).toEqual(["02/01/20", "20:12:02", "03/01/20", "SMS", "04/01/20", "2026"]);
+  });
+
   test("a piece at another x, or text that makes no date, is left alone", () => {
     const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "01/10/202"]], [110, [90, "4"]], [120, [40, "12"]], [130, [40, "MONTHS"]]])));
     expect(lines.map((l) => l.text)).toEqual(["01/10/202", "4", "12", "MONTHS"]);

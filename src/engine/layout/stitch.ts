@@ -34,8 +34,16 @@ function glue(a: string, b: string): string {
 /** Amount-typed pieces qualify only without a thousands comma ("2025-" reads as a signed number). */
 const noComma = (c: Cell) => c.kind !== "money" || !c.text.includes(",");
 
+/**
+ * A date that reads with a two-digit year may be a four-digit year cut after its century
+ * ("02/01/20" over "26"): it is a head only for that rest (stitchFrom).
+ */
+const CUT_YEAR = /[-/. ]\d{2}$/;
+/** The rest of a year cut after its century. */
+const YEAR_REST = /^\d{2}$/;
+
 function isHead(c: Cell): boolean {
-  return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && !scanDate(c.text);
+  return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
 }
 
 function isPiece(c: Cell): boolean {
@@ -82,6 +90,7 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
   const line = lines[i]!;
   const tol = SAME_EDGE * line.h;
   let text = head.text;
+  const readsAlready = scanDate(head.text) !== null;
   let best: { text: string; pieces: Found[] } | null = null;
   const pieces: Found[] = [];
   let prev = line;
@@ -96,8 +105,11 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
     if (m < 0) continue;
     const piece = below.cells[m]!;
     if (!isPiece(piece)) break;
+    // A head that reads already takes only the rest of its year, and only where that still reads.
+    if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
     const joined = glue(text, piece.text);
     const readable = scanDate(joined) !== null;
+    if (readsAlready && pieces.length === 0 && !readable) break;
     // Once a date reads, only a piece that keeps it a date belongs to it.
     if (best && !readable) break;
     text = joined;
