@@ -183,10 +183,9 @@ export class Job {
    * worker serialised, so a large result is never rebuilt as objects on this thread.
    */
   snapshotJson(): string {
-    const head = JSON.stringify(this.snapshot());
     const o = this.outcome;
-    if (this.state !== "done" || !o || o.kind === "redact") return head;
-    return `${head.slice(0, -1)},"result":${o.json}}`;
+    if (this.state !== "done" || !o || o.kind === "redact") return JSON.stringify(this.snapshot());
+    return `${this.resultHead()}${o.json}}`;
   }
 
   /**
@@ -196,12 +195,17 @@ export class Job {
   snapshotBody(): string | Uint8Array<ArrayBuffer> {
     const o = this.outcome;
     if (this.state !== "done" || !o || o.kind === "redact" || !o.utf8) return this.snapshotJson();
-    const head = new TextEncoder().encode(`${JSON.stringify(this.snapshot()).slice(0, -1)},"result":`);
+    const head = new TextEncoder().encode(this.resultHead());
     const out = new Uint8Array(head.byteLength + o.utf8.byteLength + 1);
     out.set(head);
     out.set(o.utf8, head.byteLength);
     out[out.byteLength - 1] = 0x7d; // }
     return out;
+  }
+
+  /** The snapshot's JSON up to its `result`'s value: `{…,"result":`. */
+  private resultHead(): string {
+    return `${JSON.stringify(this.snapshot()).slice(0, -1)},"result":`;
   }
 
   /** Rough bytes held by the finished job, for the cache's byte budget. */

@@ -1,9 +1,10 @@
 /**
  * A parse's JSON on the main thread. The parse worker sends it as UTF-8 bytes (src/jobs/tasks.ts
- * Parsed), which is what a response sends: `utf8` holds them and `json`, the text, is decoded from
- * them each time something reads it (a CSV or workbook made from the result, the job's snapshot,
- * its stream's result event, Redis). The text is not kept: beside the bytes it would double what a
- * kept result holds (59 MB on the 2,000-page bench statement with insights).
+ * Parsed), which is what a response sends: `utf8` holds them (the answer, a job's snapshot and its
+ * stream's result event, Redis and the insights thread take them as they are) and `json`, the text,
+ * is decoded from them each time something reads it as text (a CSV or workbook made from the
+ * result, a completion callback's signed body). The text is not kept: beside the bytes it would
+ * double what a kept result holds (59 MB on the 2,000-page bench statement with insights).
  */
 export interface ResultText {
   json: string;

@@ -58,6 +58,9 @@ redis.call('HSET', KEYS[1], 'runner', ARGV[1])
 return redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 `;
 
+/** The bytes of a view as a Buffer for Redis, without copying them. */
+const bufferOf = (v: Uint8Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+
 /** Ends an unfinished job: its result keys, final fields and `result` event at once; the upload goes. */
 const FINISH = `
 local st = redis.call('HGET', KEYS[1], 'state')
@@ -121,7 +124,7 @@ export class JobRecords {
     };
     const m = this.redis.multi().hset(k.meta(job.id), meta).pexpire(k.meta(job.id), UNFINISHED_TTL_MS);
     m.set(k.seen(job.id), job.owner, "PX", UNFINISHED_TTL_MS + this.resultTtlMs + REMEMBER_MS);
-    if (withUpload) m.set(k.upload(job.id), Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength), "PX", UNFINISHED_TTL_MS);
+    if (withUpload) m.set(k.upload(job.id), bufferOf(job.bytes), "PX", UNFINISHED_TTL_MS);
     await m.exec();
   }
 
@@ -165,12 +168,12 @@ export class JobRecords {
       const o = end.outcome;
       fields.push("state", "done", "sample", end.sample ? "1" : "0");
       if (o.kind === "redact") {
-        bytes = Buffer.from(o.bytes.buffer, o.bytes.byteOffset, o.bytes.byteLength);
+        bytes = bufferOf(o.bytes);
         fields.push("redactions", String(o.redactions), "content_type", o.contentType);
         event = JSON.stringify({ format_version: FORMAT_VERSION, result_url: jobPaths(id).result_url, redactions: o.redactions, content_type: o.contentType });
       } else {
         // The worker's UTF-8 as it is (what Redis stores anyway), rather than its text decoded and encoded again.
-        json = o.utf8 ? Buffer.from(o.utf8.buffer, o.utf8.byteOffset, o.utf8.byteLength) : o.json;
+        json = o.utf8 ? bufferOf(o.utf8) : o.json;
         if (o.kind === "csv") csv = o.csv;
         // Empty: the event refers to the json key (see FINISH), so a large result is held once.
         event = "";
