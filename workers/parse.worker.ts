@@ -19,7 +19,7 @@ import { pdfium, pdfiumMemoryBytes } from "../src/engine/pdf/pdfium/load.ts";
 import { pageTreeUpdate } from "../src/engine/pdf/page-tree.ts";
 import { sniff } from "../src/engine/sniff.ts";
 import { redactDocument } from "../src/engine/redact/index.ts";
-import { responseJson } from "../src/engine/response-json.ts";
+import { responseBytes } from "../src/engine/response-json.ts";
 import { answerWithInsights } from "../src/output/insights-inline.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { AppError, internalError, type Result, scannedDocument } from "../src/errors.ts";
@@ -86,18 +86,16 @@ function serialise(response: ParseResponse, options: { csv: boolean; insights?: 
 function answerOf(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Omit<Parsed, "answerMs"> {
   if (insights) {
     try {
-      const { json, csv: table } = answerWithInsights(response, csv);
-      return { utf8: utf8Of(json), ...(table === undefined ? {} : { csv: table }), insights: true };
+      const { utf8, csv: table } = answerWithInsights(response, csv);
+      return { utf8, ...(table === undefined ? {} : { csv: table }), insights: true };
     } catch (e) {
       console.error("parse worker: insights:", e instanceof Error ? (e.stack ?? e.message) : e);
     }
   }
-  const utf8 = utf8Of(responseJson(response));
+  // A buffer of its own (never a slice of a shared pool, as Buffer.from may give): it is moved to the main thread.
+  const utf8 = responseBytes(response);
   return csv ? { utf8, csv: toCsv(response) } : { utf8 };
 }
-
-/** A buffer of the text's own (never a slice of a shared pool, as Buffer.from may give): it is moved to the main thread. */
-const utf8Of = (json: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(json);
 
 /**
  * The answer, with a parse's JSON bytes moved rather than copied to the main thread (Piscina

@@ -1,6 +1,6 @@
 import { type Deliverable, jsonOf, keptBeside, type ParseFormat } from "../jobs/result-formats.ts";
 import type { DocumentResult } from "../jobs/runner.ts";
-import { insightsJsonBytesOffThread, insightsOffThread } from "../output/insights-pool.ts";
+import { insightsOffThread } from "../output/insights-pool.ts";
 import { RequestValidationError } from "./errors.ts";
 
 /**
@@ -48,8 +48,8 @@ export async function insightsAs(outcome: DocumentResult, format: ParseFormat): 
   if (outcome.kind === "redact") return undefined;
   // Made with its insights (by the worker, or withInsightsKept): in its own format that result is the answer.
   if (outcome.insights && (format === "json" || format === outcome.kind)) return format === "json" ? jsonOf(outcome) : outcome;
-  // JSON goes out as the bytes the thread encoded (nothing joined or encoded on this thread).
-  return keptBeside(outcome, `insights:${format}`, async () => (format === "json" ? { kind: "jsonBytes", bytes: await insightsJsonBytesOffThread(outcome.utf8 ?? outcome.json) } : insightsOffThread(outcome.json, format)));
+  // The JSON goes out as the bytes the thread wrote (nothing joined or encoded on this thread).
+  return keptBeside(outcome, `insights:${format}`, () => insightsOffThread(outcome.utf8 ?? outcome.json, format));
 }
 
 /**
@@ -65,9 +65,9 @@ export async function insightsAs(outcome: DocumentResult, format: ParseFormat): 
 export async function withInsightsKept(parsed: DocumentResult): Promise<DocumentResult> {
   if (parsed.kind === "redact" || parsed.insights) return parsed;
   try {
-    const made = await insightsOffThread(parsed.json, parsed.kind);
+    const made = await insightsOffThread(parsed.utf8 ?? parsed.json, parsed.kind);
     if (made.kind === "xlsx") return parsed;
-    return made.kind === "csv" ? { kind: "csv", json: made.json, csv: made.csv, insights: true } : { kind: "json", json: made.json, insights: true };
+    return Object.assign(made, { insights: true as const });
   } catch {
     return parsed;
   }

@@ -62,7 +62,7 @@ export function resultResponse(result: Deliverable, headers: Record<string, stri
       headers: { ...headers, ...NO_STORE, "content-type": result.contentType, "x-redactions": String(result.redactions), "content-disposition": "attachment" },
     });
   }
-  return new Response(result.kind === "jsonBytes" ? result.bytes : jsonBody(result), { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
+  return new Response(jsonBody(result), { headers: { ...headers, ...NO_STORE, "content-type": "application/json" } });
 }
 
 type ParseDeps = Pick<AppDeps, "db" | "config" | "metering"> & { parser: ParseService; jobs: Pick<JobBackend, "holdSync" | "keep" | "find"> };

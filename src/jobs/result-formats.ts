@@ -6,11 +6,8 @@ import type { DocumentResult } from "./runner.ts";
 
 export type ParseFormat = "json" | "csv" | "xlsx";
 
-/**
- * What an HTTP answer carries: a parse as the worker made it, the workbook made from it here, or a
- * JSON answer already encoded (`jsonBytes`: the insights of a kept result, src/http/insights.ts).
- */
-export type Deliverable = DocumentResult | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> } | { kind: "jsonBytes"; bytes: Uint8Array<ArrayBuffer> };
+/** What an HTTP answer carries: a parse as a worker made it (its insights included), or the workbook made from it. */
+export type Deliverable = DocumentResult | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
 
 /**
  * A finished parse in another output format, without parsing again: the kept ParseResponse JSON as
@@ -44,7 +41,7 @@ const sizes = new WeakMap<DocumentResult, number>();
 /** The job store told when a kept result gains an output (to count its bytes in the job's size). */
 const watchers = new WeakMap<DocumentResult, () => void>();
 
-const bytesOf = (d: Deliverable | undefined): number => (!d ? 0 : d.kind === "json" ? jsonBytesHeld(d) : d.kind === "csv" ? jsonBytesHeld(d) + d.csv.length * 2 : d.kind === "xlsx" || d.kind === "jsonBytes" ? d.bytes.byteLength : 0);
+const bytesOf = (d: Deliverable | undefined): number => (!d ? 0 : d.kind === "json" ? jsonBytesHeld(d) : d.kind === "csv" ? jsonBytesHeld(d) + d.csv.length * 2 : d.kind === "xlsx" ? d.bytes.byteLength : 0);
 
 /**
  * `make()` once per kept result and `key`, its answer kept beside the result for as long as the

@@ -3,7 +3,7 @@ import { analyse, enrichedBy } from "../engine/insights/index.ts";
 import { enrichmentJsonWriter, withEnrichmentJson } from "../engine/insights/enriched-json.ts";
 import { sectionsOf } from "../engine/insights/rows.ts";
 import type { InsightRow } from "../engine/insights/types.ts";
-import { responseJson } from "../engine/response-json.ts";
+import { responseBytes } from "../engine/response-json.ts";
 import type { ParseResponse } from "../engine/types.ts";
 
 /**
@@ -12,27 +12,28 @@ import type { ParseResponse } from "../engine/types.ts";
  * with include=insights). The rows are enriched in memory and the enriched response written once,
  * instead of writing the plain JSON, parsing it again on the insights thread and splicing the
  * enriched rows back (src/output/insights.ts, still used for a kept plain result read with insights).
- * Each section's rows are written as plain JSON with each row's enrichment text added
+ * Each section's rows are written as plain JSON bytes with each row's enrichment added
  * (src/engine/insights/enriched-json.ts), not serialised as enriched objects: a few distinct
- * enrichment texts serve most rows. The text is byte for byte JSON.stringify of the enriched
+ * enrichment texts serve most rows. The bytes are the UTF-8 of JSON.stringify of the enriched
  * response and the insights thread's answer for the same parse (test/insights/inline.test.ts,
  * every fixture). Imports only the pure engine: no workbook writer in the parse worker.
  */
-export function answerWithInsights(response: ParseResponse, csv: boolean): { json: string; csv?: string } {
-  if ("insights" in response) return { json: responseJson(response), ...(csv ? { csv: toCsv(response, { insights: true }) } : {}) };
+export function answerWithInsights(response: ParseResponse, csv: boolean): { utf8: Uint8Array<ArrayBuffer>; csv?: string } {
+  if ("insights" in response) return { utf8: responseBytes(response), ...(csv ? { csv: toCsv(response, { insights: true }) } : {}) };
   const analysis = analyse(response);
   const sections = sectionsOf(response);
   // Each section's first row among the analysed rows (sections in print order).
   const first: number[] = [];
   sections.reduce((at, s) => (first.push(at), at + s.transactions.length), 0);
   const enrichment = enrichmentJsonWriter();
+  const encoder = new TextEncoder();
   const enriched = { ...response, insights: analysis.insights } as unknown as ParseResponse;
   // The top level's rows are written as the first section's, as withInsights makes them.
-  const json = responseJson(enriched, (_, section) => {
+  const utf8 = responseBytes(enriched, (_, section) => {
     const rows = sections[section]?.transactions ?? [];
     const start = first[section] ?? 0;
-    const text = withEnrichmentJson(JSON.stringify(rows), rows.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
+    const text = withEnrichmentJson(encoder.encode(JSON.stringify(rows)), rows.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
     return text ?? JSON.stringify(rows.map((t, i) => ({ ...t, enrichment: (analysis.rows[start + i] as InsightRow).enrichment })));
   });
-  return csv ? { json, csv: toCsv(enrichedBy(response, analysis), { insights: true }) } : { json };
+  return csv ? { utf8, csv: toCsv(enrichedBy(response, analysis), { insights: true }) } : { utf8 };
 }

@@ -1,41 +1,37 @@
 import { Piscina } from "piscina";
 import { responseJson } from "../engine/response-json.ts";
-import { type InsightsFormat, type InsightsOutput, type InsightsPieces, type InsightsTask, joinPieces } from "./insights.ts";
+import { withUtf8 } from "../jobs/result-text.ts";
+import type { InsightsAnswer, InsightsFormat, InsightsTask } from "./insights.ts";
 import { warmupStatement } from "./insights-warmup.ts";
 
 const WORKER = new URL("../../workers/insights.worker.ts", import.meta.url).href;
 /** A thread that made nothing for this long exits (unless the server keeps it warm); the next request starts one again, ms. */
 const IDLE_MS = 30_000;
 
-let pool: Piscina<InsightsTask, InsightsPieces | Uint8Array> | undefined;
+let pool: Piscina<InsightsTask, InsightsAnswer> | undefined;
 
 const start = (keepWarm: boolean) =>
   (pool ??= new Piscina({ filename: WORKER, minThreads: keepWarm ? 1 : 0, maxThreads: 1, idleTimeout: keepWarm ? Number.POSITIVE_INFINITY : IDLE_MS, atomics: "disabled" }));
+
+/** The insights of a kept parse as the HTTP layer keeps them: the JSON as bytes (text read from them when asked), the CSV, or the workbook. */
+export type InsightsMade = ({ kind: "json" } | { kind: "csv"; csv: string }) & { json: string; utf8: Uint8Array<ArrayBuffer> } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
+
+/** A view typed over an ArrayBuffer (what crossed from the thread is one). */
+const own = (b: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
 
 /**
  * The insights of a kept parse in a format (src/output/insights.ts), made on one thread of its own
  * (workers/insights.worker.ts), as the workbook writer's (src/output/xlsx-pool.ts): requests queue
  * behind each other rather than take CPU from the parse workers. Started on first use and gone
- * when idle, unless the server started it warm (prewarmInsights).
+ * when idle, unless the server started it warm (prewarmInsights). The JSON comes back as the UTF-8
+ * bytes the thread wrote and moved here (no copy): this thread neither joins the 59 MB of the bench
+ * statement's answer nor encodes it (docs/insights.md, Speed), and decodes it only if it is read as
+ * text. A kept parse held as bytes (src/jobs/result-text.ts) goes to the thread as they are.
  */
-export async function insightsOffThread(json: string, format: InsightsFormat): Promise<InsightsOutput> {
+export async function insightsOffThread(json: string | Uint8Array<ArrayBuffer>, format: InsightsFormat): Promise<InsightsMade> {
   const out = await start(false).run({ json, format });
-  if (out instanceof Uint8Array) throw new Error("insights thread: bytes not asked for");
-  if (out.kind === "xlsx") return { kind: "xlsx", bytes: new Uint8Array(out.bytes.buffer as ArrayBuffer, out.bytes.byteOffset, out.bytes.byteLength) };
-  // The thread sent back only the new text; the rest is `json`'s own (src/output/insights.ts splice).
-  return out.kind === "csv" ? { kind: "csv", json: joinPieces(json, out.json), csv: out.csv } : { kind: "json", json: joinPieces(json, out.json) };
-}
-
-/**
- * The JSON with insights of a kept parse as the UTF-8 bytes an HTTP answer sends, made and encoded
- * on the insights thread and moved here (no copy): the main thread neither joins the 59 MB text of
- * the bench statement's answer nor encodes it (docs/insights.md, Speed). A kept parse held as
- * bytes (src/jobs/result-text.ts) goes to the thread as they are, to be decoded there.
- */
-export async function insightsJsonBytesOffThread(json: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const out = await start(false).run({ json, format: "json", bytes: true });
-  if (!(out instanceof Uint8Array)) throw new Error("insights thread: bytes asked for");
-  return new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength);
+  if (out.kind === "xlsx") return { kind: "xlsx", bytes: own(out.bytes) };
+  return out.kind === "csv" ? withUtf8({ kind: "csv" as const, csv: out.csv }, own(out.utf8)) : withUtf8({ kind: "json" as const }, own(out.utf8));
 }
 
 /**

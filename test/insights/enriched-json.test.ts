@@ -1,6 +1,6 @@
 /**
- * The enriched rows' JSON made from the kept rows' text (src/engine/insights/enriched-json.ts) is
- * byte for byte JSON.stringify of the rows with their enrichment, whatever the narrations hold
+ * The enriched rows' JSON made from the kept rows' bytes (src/engine/insights/enriched-json.ts) is
+ * byte for byte the UTF-8 of JSON.stringify of the rows with their enrichment, whatever the narrations hold
  * (the row separator `},{"`, `}]`, quotes, backslashes, non-Latin text), and text that is not a
  * flat array of that many rows is refused rather than cut in the wrong places.
  */
@@ -48,43 +48,47 @@ const rows: Transaction[] = [
 ];
 
 const expected = (list: Transaction[], es: Enrichment[]) => JSON.stringify(list.map((t, i) => ({ ...t, enrichment: es[i] })));
+const bytes = (text: string) => new TextEncoder().encode(text);
+const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
+/** withEnrichmentJson from and to text. */
+const enrich = (json: string, count: number, e: (i: number) => string | Uint8Array) => text(withEnrichmentJson(bytes(json), count, (i) => { const x = e(i); return typeof x === "string" ? bytes(x) : x; }));
 
 describe("withEnrichmentJson", () => {
   test("byte for byte JSON.stringify of the enriched rows, whatever the narrations hold", () => {
     const write = enrichmentJsonWriter();
-    const out = withEnrichmentJson(JSON.stringify(rows), rows.length, (i) => write(enrichments[i] as Enrichment));
+    const out = enrich(JSON.stringify(rows), rows.length, (i) => write(enrichments[i] as Enrichment));
     expect(out).toBe(expected(rows, enrichments));
     expect(JSON.parse(out as string)[1].narration).toBe(rows[1]?.narration);
   });
 
   test("one row, and no rows", () => {
     const one = [rows[1] as Transaction];
-    expect(withEnrichmentJson(JSON.stringify(one), 1, () => JSON.stringify(enrichments[1]))).toBe(expected(one, [enrichments[1] as Enrichment]));
-    expect(withEnrichmentJson("[]", 0, () => "{}")).toBe("[]");
+    expect(enrich(JSON.stringify(one), 1, () => JSON.stringify(enrichments[1]))).toBe(expected(one, [enrichments[1] as Enrichment]));
+    expect(enrich("[]", 0, () => "{}")).toBe("[]");
   });
 
   test("refused: a row count that is not the text's, rows that are not flat, another layout", () => {
-    const text = JSON.stringify(rows);
+    const json = JSON.stringify(rows);
     const e = () => "{}";
-    expect(withEnrichmentJson(text, rows.length - 1, e)).toBeUndefined();
-    expect(withEnrichmentJson(text, rows.length + 1, e)).toBeUndefined();
-    expect(withEnrichmentJson("[]", 1, e)).toBeUndefined();
-    expect(withEnrichmentJson(text, 0, e)).toBeUndefined();
+    expect(enrich(json, rows.length - 1, e)).toBeUndefined();
+    expect(enrich(json, rows.length + 1, e)).toBeUndefined();
+    expect(enrich("[]", 1, e)).toBeUndefined();
+    expect(enrich(json, 0, e)).toBeUndefined();
     // A nested array of objects holds `},{"` too: cut there, the count no longer ends at the array's end.
-    expect(withEnrichmentJson(JSON.stringify([{ a: [{ b: 1 }, { c: 2 }] }, { d: "x" }]), 2, e)).toBeUndefined();
-    expect(withEnrichmentJson(JSON.stringify([{ a: { b: 1 } }]), 1, e)).toBeUndefined();
-    expect(withEnrichmentJson(JSON.stringify(rows, null, 2), rows.length, e)).toBeUndefined();
+    expect(enrich(JSON.stringify([{ a: [{ b: 1 }, { c: 2 }] }, { d: "x" }]), 2, e)).toBeUndefined();
+    expect(enrich(JSON.stringify([{ a: { b: 1 } }]), 1, e)).toBeUndefined();
+    expect(enrich(JSON.stringify(rows, null, 2), rows.length, e)).toBeUndefined();
   });
 });
 
 describe("enrichmentJsonWriter", () => {
   test("each enrichment's own JSON; rows with no party, session or fee share one text per category, channel and confidences", () => {
     const write = enrichmentJsonWriter();
-    for (const en of enrichments) expect(write(en)).toBe(JSON.stringify(en));
+    for (const en of enrichments) expect(text(write(en))).toBe(JSON.stringify(en));
     // Equal enrichments of two rows (distinct objects) come back as the one text written first.
     const a = write(plainEnrichment("salary"));
     expect(write(plainEnrichment("salary"))).toBe(a);
-    expect(write(plainEnrichment("salary", 0.7))).toBe(JSON.stringify(plainEnrichment("salary", 0.7)));
-    expect(write({ ...plainEnrichment("salary"), channel: "ussd" })).toBe(JSON.stringify({ ...plainEnrichment("salary"), channel: "ussd" }));
+    expect(text(write(plainEnrichment("salary", 0.7)))).toBe(JSON.stringify(plainEnrichment("salary", 0.7)));
+    expect(text(write({ ...plainEnrichment("salary"), channel: "ussd" }))).toBe(JSON.stringify({ ...plainEnrichment("salary"), channel: "ussd" }));
   });
 });

@@ -7,7 +7,7 @@ import { createWorkerPool } from "../../src/jobs/pool.ts";
 import { resultAs } from "../../src/jobs/result-formats.ts";
 import { withUtf8 } from "../../src/jobs/result-text.ts";
 import { runDocument } from "../../src/jobs/runner.ts";
-import { closeInsightsPool, insightsJsonBytesOffThread } from "../../src/output/insights-pool.ts";
+import { closeInsightsPool, insightsOffThread } from "../../src/output/insights-pool.ts";
 import type { DocumentInput } from "../../src/jobs/tasks.ts";
 
 const share = (bytes: Uint8Array): SharedArrayBuffer => {
@@ -45,9 +45,10 @@ describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)",
     expect(csv.csv).toBe(byWorker.csv);
     expect(byWorker.json).toBe(text);
     // Its insights made from the held bytes (decoded on the insights thread) equal those made from the text.
-    const fromBytes = await insightsJsonBytesOffThread(result.utf8);
-    expect(fromBytes).toEqual(await insightsJsonBytesOffThread(text));
-    expect((JSON.parse(new TextDecoder().decode(fromBytes)) as { insights?: unknown }).insights).toBeDefined();
+    const fromBytes = await insightsOffThread(result.utf8, "json");
+    if (fromBytes.kind !== "json") throw new Error("json asked");
+    expect(fromBytes.utf8).toEqual((await insightsOffThread(text, "json") as { utf8: Uint8Array<ArrayBuffer> }).utf8);
+    expect((JSON.parse(fromBytes.json) as { insights?: unknown }).insights).toBeDefined();
   }, 60_000);
 
   test("text beyond Latin-1 decodes as written and is sent byte for byte", async () => {
