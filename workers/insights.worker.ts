@@ -7,13 +7,14 @@ import { type InsightsAnswer, insightsAnswer, type InsightsTask } from "../src/o
 
 /**
  * The answer's bytes (the JSON, or the workbook) are moved to the main thread, not copied: Piscina
- * moves a top-level Transferable's buffers and sends the value inside it as usual. Only a buffer
- * the bytes fill is moved; a view into a larger one (a pooled Buffer) is copied as usual.
+ * moves a top-level Transferable's buffers and sends the value inside it as usual. Only an
+ * ArrayBuffer the bytes fill is moved; a view into a larger one (a pooled Buffer) is copied as
+ * usual, and shared memory (a kept result that was its own answer) is shared, not moved.
  */
 export default async function makeInsights({ json, format }: InsightsTask): Promise<InsightsAnswer | ReturnType<typeof move>> {
   const kept = typeof json === "string" ? new TextEncoder().encode(json) : json;
   const answer = await insightsAnswer(kept, format);
   const bytes = answer.kind === "xlsx" ? answer.bytes : answer.utf8;
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return answer;
+  if (!(bytes.buffer instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return answer;
   return move({ [transferableSymbol]: [bytes.buffer], [valueSymbol]: answer });
 }

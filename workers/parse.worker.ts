@@ -5,7 +5,7 @@
  */
 import type { MessagePort } from "node:worker_threads";
 import { MessageChannel, threadId } from "node:worker_threads";
-import { move, transferableSymbol, valueSymbol, workerData } from "piscina";
+import { workerData } from "piscina";
 import { assembleLines } from "../src/engine/assemble.ts";
 import { assembleParts } from "../src/engine/parallel/assemble-parts.ts";
 import { type HeadScan, scanHead, speculateTail } from "../src/engine/parallel/tail-scan.ts";
@@ -86,28 +86,21 @@ function serialise(response: ParseResponse, options: { csv: boolean; insights?: 
 function answerOf(response: ParseResponse, { csv, insights }: { csv: boolean; insights?: boolean }): Omit<Parsed, "answerMs"> {
   if (insights) {
     try {
-      const { utf8, csv: table } = answerWithInsights(response, csv);
+      const { utf8, csv: table } = answerWithInsights(response, csv, shared);
       return { utf8, ...(table === undefined ? {} : { csv: table }), insights: true };
     } catch (e) {
       console.error("parse worker: insights:", e instanceof Error ? (e.stack ?? e.message) : e);
     }
   }
-  // A buffer of its own (never a slice of a shared pool, as Buffer.from may give): it is moved to the main thread.
-  const utf8 = responseBytes(response);
+  const utf8 = responseBytes(response, { allocate: shared });
   return csv ? { utf8, csv: toCsv(response) } : { utf8 };
 }
 
 /**
- * The answer, with a parse's JSON bytes moved rather than copied to the main thread (Piscina
- * moves a top-level Transferable's buffers; the value inside it is sent as usual).
+ * The answer's JSON goes into shared memory (src/jobs/tasks.ts Parsed): the main thread receives
+ * it without a copy, and so does the insights thread when the kept result is read with insights.
  */
-function moving(answer: WorkerAnswer): WorkerAnswer | Moved {
-  if (!answer.ok || answer.value === null || typeof answer.value !== "object" || !("parsed" in answer.value)) return answer;
-  const buffer = answer.value.parsed.utf8.buffer;
-  return move({ [transferableSymbol]: [buffer], [valueSymbol]: answer });
-}
-/** What the main thread receives as the WorkerAnswer inside it. */
-type Moved = ReturnType<typeof move>;
+const shared = (size: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(size));
 
 async function parse(task: Extract<WorkerTask, { op: "parse" }>): Promise<TaskOutputs["parse"]> {
   const { doc, port } = task;
@@ -401,7 +394,7 @@ const checkHeap = () => {
   retiring ||= overHeapLimit();
 };
 
-export default async function handle(task: WorkerTask): Promise<WorkerAnswer | Moved> {
+export default async function handle(task: WorkerTask): Promise<WorkerAnswer> {
   clearTimeout(heapCheck);
   // A check that is due but lost the race with this task's arrival runs now, before it.
   if (uncheckedTasks >= HEAP_CHECK_EVERY) checkHeap();
@@ -409,7 +402,7 @@ export default async function handle(task: WorkerTask): Promise<WorkerAnswer | M
   // worker. (Exiting right after the previous task could race with the next one being handed in.)
   if (retiring) process.exit(RECYCLE_EXIT_CODE);
   try {
-    return moving({ ok: true, value: await run(task) });
+    return { ok: true, value: await run(task) };
   } catch (e) {
     const error = e instanceof AppError ? e : internalError(e);
     if (!(e instanceof AppError)) console.error("parse worker:", e instanceof Error ? (e.stack ?? e.message) : e);

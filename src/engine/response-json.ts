@@ -25,6 +25,13 @@ export function responseJson(response: ParseResponse, rowsJson: RowsJson = (list
  */
 export type RowsJson = (rows: Transaction[], section: number) => string;
 
+/** How responseBytes writes: each section's rows (text or bytes), and the buffer the whole goes into. */
+export interface BytesWriter {
+  rows?: (rows: Transaction[], section: number) => string | Uint8Array;
+  /** A zeroed buffer of `size` bytes (a SharedArrayBuffer's, for bytes other threads read without a copy). */
+  allocate?: (size: number) => Uint8Array;
+}
+
 /**
  * responseJson's JSON as the UTF-8 bytes an answer sends, written into one buffer of the exact
  * size: the rows' JSON (text, or bytes when a writer made them so, src/output/insights-inline.ts)
@@ -32,14 +39,14 @@ export type RowsJson = (rows: Transaction[], section: number) => string;
  * statement's plain answer, 59 MB with insights) that would then be encoded into as much again.
  * An array written twice (the first section's rows) is copied within the buffer.
  */
-export function responseBytes(response: ParseResponse, rowsJson: (rows: Transaction[], section: number) => string | Uint8Array = (list) => JSON.stringify(list)): Uint8Array<ArrayBuffer> {
+export function responseBytes(response: ParseResponse, { rows: rowsJson = (list) => JSON.stringify(list), allocate = (size) => new Uint8Array(size) }: BytesWriter = {}): Uint8Array {
   const made: (string | Uint8Array)[] = [];
   // JSON.stringify escapes every control character, so a NUL in the text can only be a marker.
   const marked = responseJson(response, (list, section) => `\u0000${made.push(rowsJson(list, section)) - 1}\u0000`).split("\u0000");
   const size = (x: string | Uint8Array) => (typeof x === "string" ? Buffer.byteLength(x, "utf8") : x.byteLength);
   // Even places are the response's own text; odd places the index (in `made`) of the rows written there.
   const pieces = marked.map((text, i) => (i % 2 === 0 ? text : (made[Number(text)] as string | Uint8Array)));
-  const out = new Uint8Array(pieces.reduce((n, p) => n + size(p), 0));
+  const out = allocate(pieces.reduce((n, p) => n + size(p), 0));
   const encoder = new TextEncoder();
   const placed = new Map<number, [number, number]>();
   let at = 0;

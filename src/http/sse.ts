@@ -6,7 +6,7 @@
 
 export interface SseMessage {
   /** Text, or UTF-8 bytes (a result's JSON as the worker sent it), sent as they are when on one line. */
-  data: string | Uint8Array<ArrayBuffer>;
+  data: string | Uint8Array;
   event?: string;
   id?: string | number;
 }
@@ -21,7 +21,7 @@ export function formatEvent({ data, event, id }: SseMessage & { data: string }):
  * The event as chunks to send: for bytes on one line, the fields' text, the bytes themselves and
  * the end of the event, so a large result is neither decoded nor copied; otherwise one text.
  */
-export function eventChunks(m: SseMessage): (string | Uint8Array<ArrayBuffer>)[] {
+export function eventChunks(m: SseMessage): (string | Uint8Array)[] {
   if (typeof m.data === "string") return [formatEvent({ ...m, data: m.data })];
   if (m.data.includes(0x0a) || m.data.includes(0x0d)) return [formatEvent({ ...m, data: new TextDecoder().decode(m.data) })];
   return [`${fieldsOf(m.event, m.id)}data: `, m.data, "\n\n"];
@@ -79,7 +79,7 @@ export function sseResponse(source: SseSource, { heartbeatMs, headers = {} }: { 
   let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const write = (s: string | Uint8Array<ArrayBuffer>) => {
+      const write = (s: string | Uint8Array) => {
         if (closed) return;
         try {
           controller.enqueue(typeof s === "string" ? encoder.encode(s) : s);

@@ -15,7 +15,7 @@ export interface JobEvent {
   event?: "result";
   data: string;
   /** `data` as UTF-8 bytes on one line, where the result is held so (src/jobs/result-text.ts): a stream sends these. */
-  utf8?: Uint8Array<ArrayBuffer>;
+  utf8?: Uint8Array;
 }
 
 /** SPEC 2.5 snapshot, built for the poll endpoint; `result` is spliced in by snapshotJson(). */

@@ -8,22 +8,26 @@
  */
 export interface ResultText {
   json: string;
-  /** The same JSON as UTF-8, when it arrived so; an answer sends these bytes as they are. */
-  utf8?: Uint8Array<ArrayBuffer>;
+  /** The same JSON as UTF-8, when it arrived so (in a worker's SharedArrayBuffer, or an ArrayBuffer); an answer sends these bytes as they are. */
+  utf8?: Uint8Array;
 }
 
 const decoder = new TextDecoder();
 
 /** `fields` with `utf8` and a `json` read from it (enumerable, so the object reads as any other result). */
-export function withUtf8<T extends object>(fields: T, utf8: Uint8Array<ArrayBuffer>): T & Required<ResultText> {
+export function withUtf8<T extends object>(fields: T, utf8: Uint8Array): T & Required<ResultText> {
   return Object.defineProperties(fields, {
     utf8: { value: utf8, enumerable: true },
     json: { get: () => decoder.decode(utf8), enumerable: true },
   }) as T & Required<ResultText>;
 }
 
-/** The body an answer sends for the JSON: the bytes when there are some, else the text. */
-export const jsonBody = (r: ResultText): Uint8Array<ArrayBuffer> | string => r.utf8 ?? r.json;
+/**
+ * The body an answer sends for the JSON: the bytes when there are some, else the text. Bun sends a
+ * view of shared memory as any other (test/jobs/result-text.test.ts); the DOM typings of a body
+ * name only ArrayBuffer views.
+ */
+export const jsonBody = (r: ResultText): Uint8Array<ArrayBuffer> | string => (r.utf8 as Uint8Array<ArrayBuffer> | undefined) ?? r.json;
 
 /** Bytes the JSON holds: the UTF-8 bytes, or two a character for the text. */
 export const jsonBytesHeld = (r: ResultText): number => (r.utf8 ? r.utf8.byteLength : r.json.length * 2);

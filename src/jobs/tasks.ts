@@ -50,14 +50,16 @@ export type WorkerTask =
 /**
  * Big values cross threads as JSON made in the worker, instead of an object graph of thousands of
  * rows the main thread would rebuild (and later serialise) while it should be answering requests.
- * The JSON goes as UTF-8 bytes whose buffer is moved, not copied: what an HTTP answer sends as it
- * is. A string would be copied on the way (a 59 MB answer took 130-280 ms from the worker's return
- * to the main thread's hands, four times as long for text outside Latin-1) and encoded again by
- * every response that sends it (docs/benchmarks.md, "The answer as bytes").
+ * The JSON goes as UTF-8 bytes in a SharedArrayBuffer, which crosses threads without a copy: what
+ * an HTTP answer sends as it is, and what the insights thread reads when a kept result is asked
+ * for insights (a copy of 26 MB into that thread took ~170 ms). A string would be copied on the way
+ * (a 59 MB answer took 130-280 ms from the worker's return to the main thread's hands, four times
+ * as long for text outside Latin-1) and encoded again by every response that sends it
+ * (docs/benchmarks.md, "The answer as bytes"). Nothing writes to the bytes once they are made.
  */
 export interface Parsed {
-  /** The ParseResponse, serialised, as UTF-8. */
-  utf8: Uint8Array<ArrayBuffer>;
+  /** The ParseResponse, serialised, as UTF-8 (in a SharedArrayBuffer). */
+  utf8: Uint8Array;
   /** Present when the task asked for CSV. */
   csv?: string;
   /** The JSON (and CSV) carry enrichment and insights; absent when the task did not ask or they could not be made. */

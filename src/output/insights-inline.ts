@@ -3,7 +3,7 @@ import { analyse, enrichedBy } from "../engine/insights/index.ts";
 import { enrichmentJsonWriter, withEnrichmentJson } from "../engine/insights/enriched-json.ts";
 import { sectionsOf } from "../engine/insights/rows.ts";
 import type { InsightRow } from "../engine/insights/types.ts";
-import { responseBytes } from "../engine/response-json.ts";
+import { type BytesWriter, responseBytes } from "../engine/response-json.ts";
 import type { ParseResponse } from "../engine/types.ts";
 
 /**
@@ -18,8 +18,8 @@ import type { ParseResponse } from "../engine/types.ts";
  * response and the insights thread's answer for the same parse (test/insights/inline.test.ts,
  * every fixture). Imports only the pure engine: no workbook writer in the parse worker.
  */
-export function answerWithInsights(response: ParseResponse, csv: boolean): { utf8: Uint8Array<ArrayBuffer>; csv?: string } {
-  if ("insights" in response) return { utf8: responseBytes(response), ...(csv ? { csv: toCsv(response, { insights: true }) } : {}) };
+export function answerWithInsights(response: ParseResponse, csv: boolean, allocate?: BytesWriter["allocate"]): { utf8: Uint8Array; csv?: string } {
+  if ("insights" in response) return { utf8: responseBytes(response, { allocate }), ...(csv ? { csv: toCsv(response, { insights: true }) } : {}) };
   const analysis = analyse(response);
   const sections = sectionsOf(response);
   // Each section's first row among the analysed rows (sections in print order).
@@ -29,11 +29,12 @@ export function answerWithInsights(response: ParseResponse, csv: boolean): { utf
   const encoder = new TextEncoder();
   const enriched = { ...response, insights: analysis.insights } as unknown as ParseResponse;
   // The top level's rows are written as the first section's, as withInsights makes them.
-  const utf8 = responseBytes(enriched, (_, section) => {
-    const rows = sections[section]?.transactions ?? [];
+  const rows: BytesWriter["rows"] = (_, section) => {
+    const list = sections[section]?.transactions ?? [];
     const start = first[section] ?? 0;
-    const text = withEnrichmentJson(encoder.encode(JSON.stringify(rows)), rows.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
-    return text ?? JSON.stringify(rows.map((t, i) => ({ ...t, enrichment: (analysis.rows[start + i] as InsightRow).enrichment })));
-  });
+    const text = withEnrichmentJson(encoder.encode(JSON.stringify(list)), list.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
+    return text ?? JSON.stringify(list.map((t, i) => ({ ...t, enrichment: (analysis.rows[start + i] as InsightRow).enrichment })));
+  };
+  const utf8 = responseBytes(enriched, { rows, allocate });
   return csv ? { utf8, csv: toCsv(enrichedBy(response, analysis), { insights: true }) } : { utf8 };
 }

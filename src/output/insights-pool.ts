@@ -14,10 +14,7 @@ const start = (keepWarm: boolean) =>
   (pool ??= new Piscina({ filename: WORKER, minThreads: keepWarm ? 1 : 0, maxThreads: 1, idleTimeout: keepWarm ? Number.POSITIVE_INFINITY : IDLE_MS, atomics: "disabled" }));
 
 /** The insights of a kept parse as the HTTP layer keeps them: the JSON as bytes (text read from them when asked), the CSV, or the workbook. */
-export type InsightsMade = ({ kind: "json" } | { kind: "csv"; csv: string }) & { json: string; utf8: Uint8Array<ArrayBuffer> } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
-
-/** A view typed over an ArrayBuffer (what crossed from the thread is one). */
-const own = (b: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
+export type InsightsMade = (({ kind: "json" } | { kind: "csv"; csv: string }) & { json: string; utf8: Uint8Array }) | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
 
 /**
  * The insights of a kept parse in a format (src/output/insights.ts), made on one thread of its own
@@ -28,10 +25,10 @@ const own = (b: Uint8Array): Uint8Array<ArrayBuffer> => new Uint8Array(b.buffer 
  * statement's answer nor encodes it (docs/insights.md, Speed), and decodes it only if it is read as
  * text. A kept parse held as bytes (src/jobs/result-text.ts) goes to the thread as they are.
  */
-export async function insightsOffThread(json: string | Uint8Array<ArrayBuffer>, format: InsightsFormat): Promise<InsightsMade> {
+export async function insightsOffThread(json: string | Uint8Array, format: InsightsFormat): Promise<InsightsMade> {
   const out = await start(false).run({ json, format });
-  if (out.kind === "xlsx") return { kind: "xlsx", bytes: own(out.bytes) };
-  return out.kind === "csv" ? withUtf8({ kind: "csv" as const, csv: out.csv }, own(out.utf8)) : withUtf8({ kind: "json" as const }, own(out.utf8));
+  if (out.kind === "xlsx") return out;
+  return out.kind === "csv" ? withUtf8({ kind: "csv" as const, csv: out.csv }, out.utf8) : withUtf8({ kind: "json" as const }, out.utf8);
 }
 
 /**

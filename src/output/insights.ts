@@ -15,12 +15,12 @@ export type InsightsOutput = { kind: "json"; json: string } | { kind: "csv"; jso
  * What the insights thread answers (workers/insights.worker.ts): the JSON with insights as the
  * UTF-8 bytes an answer sends (with the CSV when asked), or the workbook.
  */
-export type InsightsAnswer = { kind: "json"; utf8: Uint8Array<ArrayBuffer> } | { kind: "csv"; utf8: Uint8Array<ArrayBuffer>; csv: string } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
+export type InsightsAnswer = { kind: "json"; utf8: Uint8Array } | { kind: "csv"; utf8: Uint8Array; csv: string } | { kind: "xlsx"; bytes: Uint8Array<ArrayBuffer> };
 
 /** What the insights thread is asked (workers/insights.worker.ts). */
 export interface InsightsTask {
-  /** The kept ParseResponse JSON: its UTF-8 bytes, or text (encoded on the thread, not on the main one). */
-  json: string | Uint8Array<ArrayBuffer>;
+  /** The kept ParseResponse JSON: its UTF-8 bytes (shared with the parse worker's answer, so not copied), or text (encoded on the thread). */
+  json: string | Uint8Array;
   format: InsightsFormat;
 }
 
@@ -177,7 +177,7 @@ function keptLength(kept: Buffer, open: number, rows: Transaction[]): number | u
  * with `enrichment` and `insights` as UTF-8 bytes (and the CSV with category and counterparty
  * columns), or the workbook.
  */
-export async function insightsAnswer(kept: Uint8Array<ArrayBuffer>, format: InsightsFormat): Promise<InsightsAnswer> {
+export async function insightsAnswer(kept: Uint8Array, format: InsightsFormat): Promise<InsightsAnswer> {
   const read = readKept(kept);
   const original = read.response;
   // A result kept with its insights already (a job created with include=insights) is its own answer.

@@ -50,13 +50,17 @@ describe("responseBytes", () => {
     expect(responseBytes(response)).toEqual(utf8(JSON.stringify(response)));
   });
 
-  test("rows a writer gives as bytes or text go where each array is, the shared first array at both places", () => {
+  test("rows a writer gives as bytes or text go where each array is, the shared first array at both places, into the buffer it allocates", () => {
     const calls: number[] = [];
-    const out = responseBytes(response, (rows, section) => {
-      calls.push(section);
-      const json = JSON.stringify(rows.map((r) => ({ ...r, section })));
-      return section === 0 ? utf8(json) : json;
+    const out = responseBytes(response, {
+      rows: (rows, section) => {
+        calls.push(section);
+        const json = JSON.stringify(rows.map((r) => ({ ...r, section })));
+        return section === 0 ? utf8(json) : json;
+      },
+      allocate: (size) => new Uint8Array(new SharedArrayBuffer(size)),
     });
+    expect(out.buffer).toBeInstanceOf(SharedArrayBuffer);
     // The first section's rows are written once, for the top level and accounts[0].
     expect(calls).toEqual([0, 1]);
     const withSections = { ...response, transactions: first.map((r) => ({ ...r, section: 0 })), accounts: [{ transactions: first.map((r) => ({ ...r, section: 0 })) }, { transactions: second.map((r) => ({ ...r, section: 1 })) }] };

@@ -33,11 +33,13 @@ describe("a result's JSON held as the worker's UTF-8 (src/jobs/result-text.ts)",
     const ctx = { pool, timeoutMs: 60_000, freeWorkers: () => 2 };
     const result = await runDocument(ctx, { kind: "json", doc: docOf(bytes) });
     if (result.kind !== "json" || !result.utf8) throw new Error("the worker's bytes expected");
+    // In shared memory: the insights thread reads the kept bytes without a copy.
+    expect(result.utf8.buffer).toBeInstanceOf(SharedArrayBuffer);
     const text = new TextDecoder().decode(result.utf8);
     expect(result.json).toBe(text);
     expect((JSON.parse(result.json) as { transactions: unknown[] }).transactions.length).toBeGreaterThan(0);
     const sent = resultResponse(result);
-    expect(new Uint8Array(await sent.arrayBuffer())).toEqual(result.utf8);
+    expect(new Uint8Array(await sent.arrayBuffer())).toEqual(new Uint8Array(result.utf8));
     // The same parse asked as CSV from its kept JSON, and as CSV by the worker.
     const csv = await resultAs(result, "csv");
     const byWorker = await runDocument(ctx, { kind: "csv", doc: docOf(bytes) });
