@@ -254,13 +254,16 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + CENTRED_TOLERANCE * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
+      split = clearGapSplit(b, rows, separation, split);
       topOf.set(b.next, ys[split] ?? rows[b.next]!.y);
       give(b.prev, ys.slice(0, split));
       give(b.next, ys.slice(split));
       return { split, carried: 0 };
     }
     if (b.prev < 0 && b.next >= 0) {
-      const carried = b.lines[0]!.carryRow >= 0 ? carriedTail(b, rows, separation) : 0;
+      const carry = b.lines[0]!.carryRow;
+      let carried = carry >= 0 ? carriedTail(b, rows, separation) : 0;
+      if (carry >= 0 && carried === 0) carried = Math.min(linesShortBelow(rows[carry]!, own.get(carry) ?? [], h), b.lines.length - interleavedWithNext(b, rows, separation));
       topOf.set(b.next, ys[carried] ?? rows[b.next]!.y);
       give(b.next, ys.slice(carried));
       return { split: carried, carried };
@@ -279,6 +282,35 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
     if (Math.abs((lo + hi) / 2 - rowMiddle(row)) <= CENTRED_TOLERANCE * h) centred++;
   }
   return judged >= CENTRED_MIN_ROWS && centred >= CENTRED_SHARE * judged ? out : null;
+}
+
+/**
+ * How many lines a centred row lacks below its middle: its lines above it (`ys`, the lines blocks
+ * gave it) outnumber those below when the page break cut it after its date line. The first lines
+ * at the top of the next page are then its end, a single one included, which carriedTail cannot
+ * tell from the gaps alone (it needs two gaps to compare).
+ */
+function linesShortBelow(row: RowDraft, ys: readonly number[], h: number): number {
+  const middle = rowMiddle(row);
+  const above = ys.filter((y) => y < middle - CENTRED_TOLERANCE * h).length;
+  const below = ys.filter((y) => y > middle + CENTRED_TOLERANCE * h).length;
+  return Math.max(0, above - below);
+}
+
+/**
+ * The centring's cut of a block between two rows, unless the block's widest gap says otherwise: a
+ * gap that stands out (no tie) and is as wide as the document's rows lie apart, where the
+ * centring cuts in a gap clearly narrower than that, between two lines of one cell. A row whose
+ * text starts on its date line instead of around it (WebKit prints a row pushed to a new page by
+ * `page-break-inside: avoid` top-aligned, wkhtmltopdf) has no reach below its middle by the
+ * centring, which would hand its own lines to the next row and shift every row after it on the
+ * page; its rows' padding still shows where it ends.
+ */
+function clearGapSplit(b: Block, rows: RowDraft[], separation: number | undefined, split: number): number {
+  if (b.tie || separation === undefined || b.split === split) return split;
+  const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+  const gapAt = (t: number) => ys[t + 1]! - ys[t]!;
+  return gapAt(b.split) * (1 + GAP_TIE) >= separation && gapAt(split) * (1 + GAP_TIE) < separation ? b.split : split;
 }
 
 /**
