@@ -355,15 +355,21 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   st.pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page });
 }
 
-const rowHasMoney = (row: RowDraft) => Boolean(row.cells.debit || row.cells.credit || row.cells.amount || row.cells.balance);
+/**
+ * A money cell holds a figure when it has a digit: a currency code or sign alone (`NGN` over a
+ * figure wrapped onto the line below, in a narrow cell) is not one.
+ */
+const figure = (text: string | undefined): boolean => text !== undefined && /\d/.test(text);
 
-const hasMovement = (cells: RoleTexts) => Boolean(cells.debit || cells.credit || cells.amount);
+const rowHasMoney = (row: RowDraft) => figure(row.cells.debit) || figure(row.cells.credit) || figure(row.cells.amount) || figure(row.cells.balance);
+
+const hasMovement = (cells: RoleTexts) => figure(cells.debit) || figure(cells.credit) || figure(cells.amount);
 
 /** The line holds just the row's missing figure: a balance under a movement, or a movement under a balance. */
 function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
   const moves = hasMovement(parts);
-  if (moves === Boolean(parts.balance)) return false;
-  return moves ? !hasMovement(row.cells) && Boolean(row.cells.balance) : hasMovement(row.cells) && !row.cells.balance;
+  if (moves === figure(parts.balance)) return false;
+  return moves ? !hasMovement(row.cells) && figure(row.cells.balance) : hasMovement(row.cells) && !figure(row.cells.balance);
 }
 
 const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === "amount" || r === "balance";
