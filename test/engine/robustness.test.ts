@@ -31,6 +31,13 @@ describe("dates broken mid-number", () => {
     expect(lines.map((l) => l.text)).toEqual(["02/01/20", "20:12:02", "03/01/20", "SMS", "04/01/20", "2026"]);
   });
 
+  test("a month-first date wrapped after its month (`Jan` over `03,` over `2026`) is joined; a month name over text is not", () => {
+    const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "Jan"], [90, "POS PURCHASE"]], [110, [40, "03,"], [90, "SHOPRITE"], { r: 400, t: "50.00" }], [120, [40, "2026"]], [140, [40, "May"]], [150, [40, "SALARY"]]])));
+    expect(lines[0]!.cells[0]).toMatchObject({ kind: "date", text: "Jan 03, 2026" });
+    expect(lines[1]!.cells.map((c) => c.text)).toEqual(["SHOPRITE", "50.00"]);
+    expect(lines.slice(3).map((l) => l.text)).toEqual(["May", "SALARY"]);
+  });
+
   test("a piece at another x, or text that makes no date, is left alone", () => {
     const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "01/10/202"]], [110, [90, "4"]], [120, [40, "12"]], [130, [40, "MONTHS"]]])));
     expect(lines.map((l) => l.text)).toEqual(["01/10/202", "4", "12", "MONTHS"]);

@@ -22,8 +22,13 @@ const MAX_PIECES = 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount). */
 const HEAD = /^\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?$/;
-/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08"). */
-const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T]?$/;
+/**
+ * Or a month's name alone: a month-first date wrapped after its month ("Jan" over "03," over
+ * "2026", WebKit in a narrow centred cell).
+ */
+const MONTH_HEAD = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?$/i;
+/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08", "03,"). */
+const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$/;
 
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
@@ -43,6 +48,7 @@ const CUT_YEAR = /[-/. ]\d{2}$/;
 const YEAR_REST = /^\d{2}$/;
 
 function isHead(c: Cell): boolean {
+  if (MONTH_HEAD.test(c.text)) return true;
   return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
 }
 
