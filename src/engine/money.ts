@@ -16,7 +16,11 @@ export interface ParsedAmount {
   moneyShaped: boolean;
 }
 
-const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€)`;
+/**
+ * A currency before the figure. `■`, `□` and `�` stand where a producer's font had no naira sign
+ * (ReportLab's standard fonts print `■` for `₦`: xhtml2pdf), so they read as an unnamed sign.
+ */
+const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€|[■□\uFFFD])`;
 /** Currency codes a statement may print after an amount. */
 const CODES = "NGN|USD|GBP|EUR";
 const CURRENCY_MARK = new RegExp(`^(?:${CODES}|[₦$£€])$`);

@@ -25,6 +25,11 @@ describe("parseAmount", () => {
     ["1,234.56 NGN", 123456n, null],
     ["1,234.56 (DR)", 123456n, "DR"],
     ["₦1,234.56 (CR)", 123456n, "CR"],
+    // A naira sign the producer's font could not draw (ReportLab's standard fonts print ■).
+    ["-■38,610.49", -3861049n, null],
+    ["■-13,610.49", -1361049n, null],
+    ["+□1,234.56", 123456n, null],
+    ["\uFFFD1,234.56", 123456n, null],
   ] as const)("%s", (text, kobo, marker) => {
     const a = parseAmount(text);
     expect(a?.kobo).toBe(kobo);
@@ -32,7 +37,7 @@ describe("parseAmount", () => {
   });
 
   test("text, dates and malformed groupings are not amounts", () => {
-    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3", "(DR)", "NGN", "12.00 (DR", "12.00 NGN NGN"]) expect(parseAmount(t)).toBeNull();
+    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3", "(DR)", "NGN", "12.00 (DR", "12.00 NGN NGN", "■", "■■1,234.56"]) expect(parseAmount(t)).toBeNull();
   });
 
   test("a bare integer is an amount but not money-shaped; grouped or decimal ones are", () => {
