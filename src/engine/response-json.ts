@@ -25,9 +25,18 @@ export function responseJson(response: ParseResponse, rowsJson: RowsJson = (list
  */
 export type RowsJson = (rows: Transaction[], section: number) => string;
 
-/** How responseBytes writes: each section's rows (text or bytes), and the buffer the whole goes into. */
+/** Bytes not yet written: their length, and how to write them into a buffer at an offset. */
+export interface BytesPiece {
+  byteLength: number;
+  writeInto(out: Uint8Array, at: number): void;
+}
+
+/** Rows' JSON as responseBytes takes it: text, bytes, or bytes written straight into its buffer. */
+export type RowsBytes = string | Uint8Array | BytesPiece;
+
+/** How responseBytes writes: each section's rows, and the buffer the whole goes into. */
 export interface BytesWriter {
-  rows?: (rows: Transaction[], section: number) => string | Uint8Array;
+  rows?: (rows: Transaction[], section: number) => RowsBytes;
   /** A zeroed buffer of `size` bytes (a SharedArrayBuffer's, for bytes other threads read without a copy). */
   allocate?: (size: number) => Uint8Array;
 }
@@ -40,12 +49,12 @@ export interface BytesWriter {
  * An array written twice (the first section's rows) is copied within the buffer.
  */
 export function responseBytes(response: ParseResponse, { rows: rowsJson = (list) => JSON.stringify(list), allocate = (size) => new Uint8Array(size) }: BytesWriter = {}): Uint8Array {
-  const made: (string | Uint8Array)[] = [];
+  const made: RowsBytes[] = [];
   // JSON.stringify escapes every control character, so a NUL in the text can only be a marker.
   const marked = responseJson(response, (list, section) => `\u0000${made.push(rowsJson(list, section)) - 1}\u0000`).split("\u0000");
-  const size = (x: string | Uint8Array) => (typeof x === "string" ? Buffer.byteLength(x, "utf8") : x.byteLength);
+  const size = (x: RowsBytes) => (typeof x === "string" ? Buffer.byteLength(x, "utf8") : x.byteLength);
   // Even places are the response's own text; odd places the index (in `made`) of the rows written there.
-  const pieces = marked.map((text, i) => (i % 2 === 0 ? text : (made[Number(text)] as string | Uint8Array)));
+  const pieces = marked.map((text, i) => (i % 2 === 0 ? text : (made[Number(text)] as RowsBytes)));
   const out = allocate(pieces.reduce((n, p) => n + size(p), 0));
   const encoder = new TextEncoder();
   const placed = new Map<number, [number, number]>();
@@ -59,8 +68,11 @@ export function responseBytes(response: ParseResponse, { rows: rowsJson = (list)
       length = before[1] - before[0];
     } else if (typeof piece === "string") {
       length = encoder.encodeInto(piece, out.subarray(at)).written;
-    } else {
+    } else if (piece instanceof Uint8Array) {
       out.set(piece, at);
+      length = piece.byteLength;
+    } else {
+      piece.writeInto(out, at);
       length = piece.byteLength;
     }
     if (rows >= 0 && !before) placed.set(rows, [at, at + length]);

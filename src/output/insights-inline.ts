@@ -1,6 +1,6 @@
 import { toCsv } from "../engine/csv.ts";
 import { analyse, enrichedBy } from "../engine/insights/index.ts";
-import { enrichmentJsonWriter, withEnrichmentJson } from "../engine/insights/enriched-json.ts";
+import { enrichedRows, enrichmentJsonWriter } from "../engine/insights/enriched-json.ts";
 import { sectionsOf } from "../engine/insights/rows.ts";
 import type { InsightRow } from "../engine/insights/types.ts";
 import { type BytesWriter, responseBytes } from "../engine/response-json.ts";
@@ -32,7 +32,7 @@ export function answerWithInsights(response: ParseResponse, csv: boolean, alloca
   const rows: BytesWriter["rows"] = (_, section) => {
     const list = sections[section]?.transactions ?? [];
     const start = first[section] ?? 0;
-    const text = withEnrichmentJson(encoder.encode(JSON.stringify(list)), list.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
+    const text = enrichedRows(encoder.encode(JSON.stringify(list)), list.length, (i) => enrichment((analysis.rows[start + i] as InsightRow).enrichment));
     return text ?? JSON.stringify(list.map((t, i) => ({ ...t, enrichment: (analysis.rows[start + i] as InsightRow).enrichment })));
   };
   const utf8 = responseBytes(enriched, { rows, allocate });

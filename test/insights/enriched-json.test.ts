@@ -5,7 +5,7 @@
  * flat array of that many rows is refused rather than cut in the wrong places.
  */
 import { describe, expect, test } from "bun:test";
-import { enrichmentJsonWriter, withEnrichmentJson } from "../../src/engine/insights/enriched-json.ts";
+import { enrichedRows, enrichmentJsonWriter } from "../../src/engine/insights/enriched-json.ts";
 import type { Enrichment } from "../../src/engine/insights/types.ts";
 import type { Transaction } from "../../src/engine/types.ts";
 
@@ -50,10 +50,20 @@ const rows: Transaction[] = [
 const expected = (list: Transaction[], es: Enrichment[]) => JSON.stringify(list.map((t, i) => ({ ...t, enrichment: es[i] })));
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : new TextDecoder().decode(b));
-/** withEnrichmentJson from and to text. */
-const enrich = (json: string, count: number, e: (i: number) => string | Uint8Array) => text(withEnrichmentJson(bytes(json), count, (i) => { const x = e(i); return typeof x === "string" ? bytes(x) : x; }));
+/** enrichedRows from and to text, written into a larger buffer at an offset (as responseBytes writes it), the bytes around it left as they were. */
+function enrich(json: string, count: number, e: (i: number) => string | Uint8Array): string | undefined {
+  const piece = enrichedRows(bytes(json), count, (i) => {
+    const x = e(i);
+    return typeof x === "string" ? bytes(x) : x;
+  });
+  if (!piece) return undefined;
+  const out = new Uint8Array(piece.byteLength + 6).fill(0x2a);
+  piece.writeInto(out, 3);
+  expect([...out.subarray(0, 3), ...out.subarray(out.length - 3)]).toEqual([0x2a, 0x2a, 0x2a, 0x2a, 0x2a, 0x2a]);
+  return text(out.subarray(3, out.length - 3));
+}
 
-describe("withEnrichmentJson", () => {
+describe("enrichedRows", () => {
   test("byte for byte JSON.stringify of the enriched rows, whatever the narrations hold", () => {
     const write = enrichmentJsonWriter();
     const out = enrich(JSON.stringify(rows), rows.length, (i) => write(enrichments[i] as Enrichment));
