@@ -36,6 +36,9 @@ describe("dates broken mid-number", () => {
     expect(lines[0]!.cells[0]).toMatchObject({ kind: "date", text: "Jan 03, 2026" });
     expect(lines[1]!.cells.map((c) => c.text)).toEqual(["SHOPRITE", "50.00"]);
     expect(lines.slice(3).map((l) => l.text)).toEqual(["May", "SALARY"]);
+    // Only a month's name heads such a date, not a word that starts like one.
+    const words = stitchBrokenDates(pageLines(page(1, [[100, [40, "Decline"]], [110, [40, "03,"]], [120, [40, "2026"]], [140, [40, "Sept."]], [150, [40, "4,"]], [160, [40, "2026"]]])));
+    expect(words.map((l) => l.text)).toEqual(["Decline", "03,", "2026", "Sept. 4, 2026", "", ""]);
   });
 
   test("a piece at another x, or text that makes no date, is left alone", () => {

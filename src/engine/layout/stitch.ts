@@ -26,12 +26,13 @@ const HEAD = /^\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?$/;
  * Or a month's name alone: a month-first date wrapped after its month ("Jan" over "03," over
  * "2026", WebKit in a narrow centred cell).
  */
-const MONTH_HEAD = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?$/i;
+const MONTH_HEAD = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
 /** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08", "03,"). */
 const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$/;
 
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
+  if (MONTH_HEAD.test(a)) return `${a} ${b}`;
   if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b) || (/\d$/.test(a) && /^\d/.test(b))) return `${a}${b}`;
   return `${a} ${b}`;
 }
