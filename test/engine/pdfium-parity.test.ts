@@ -28,6 +28,17 @@ function pdfsUnder(dir: string): string[] {
 // fixtures/ holds the real samples (fixtures/real) too.
 const corpus = [...pdfsUnder(join(ROOT, "fixtures")), ...pdfsUnder(join(ROOT, "test"))].sort();
 
+/**
+ * Documents the two extractors read differently, and why. Each must still differ, in the way
+ * given, so an entry is removed once pdf.js reads it as PDFium does.
+ */
+const KNOWN_DIFFERENCES: Record<string, { why: string; pdfjs: RegExp }> = {
+  [join("fixtures", "wild", "xhtml2pdf-datetime-signed-naira-centred", "statement.pdf")]: {
+    why: "ReportLab draws the naira sign its font lacks as ZapfDingbats `n` (a black square): PDFium reads it through that font's encoding as `■`, pdf.js as the letter n, so pdf.js leaves the balances it prefixes out of the table",
+    pdfjs: /Text that fit no column was left out: \\"n-13,610\.49\\"/,
+  },
+};
+
 /** The engine's answer as text: the JSON result, or the error's class and message. */
 async function outcome(bytes: Uint8Array, extractor: PdfExtractorName): Promise<string> {
   try {
@@ -67,7 +78,10 @@ describe("PDFium and pdf.js give the same engine result on every PDF of the corp
       const bytes = new Uint8Array(readFileSync(path));
       const name = relative(ROOT, path);
       const [js, pf] = [await outcome(bytes, "pdfjs"), await outcome(bytes, "pdfium")];
-      if (js !== pf) differences.push(`${name}: result differs\n  pdf.js: ${js.slice(0, 300)}\n  pdfium: ${pf.slice(0, 300)}`);
+      const known = KNOWN_DIFFERENCES[name];
+      if (known) {
+        if (js === pf || !known.pdfjs.test(js)) differences.push(`${name}: expected to differ as known (${known.why})`);
+      } else if (js !== pf) differences.push(`${name}: result differs\n  pdf.js: ${js.slice(0, 300)}\n  pdfium: ${pf.slice(0, 300)}`);
       if (js.startsWith("{")) parsed++;
       const [fj, fp] = [await facts(bytes, "pdfjs"), await facts(bytes, "pdfium")];
       if (JSON.stringify(fj) !== JSON.stringify(fp)) differences.push(`${name}: document facts differ\n  pdf.js: ${JSON.stringify(fj)}\n  pdfium: ${JSON.stringify(fp)}`);
