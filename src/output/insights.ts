@@ -1,6 +1,6 @@
 import { toCsv } from "../engine/csv.ts";
 import { type Analysis, analyse, enrichedBy, withInsights } from "../engine/insights/index.ts";
-import { enrichedLength, enrichmentJsonWriter, type RowCuts, rowCuts, writeEnriched } from "../engine/insights/enriched-json.ts";
+import { asBuffer, enrichedLength, enrichmentJsonWriter, type RowCuts, rowCuts, writeEnriched } from "../engine/insights/enriched-json.ts";
 import type { InsightRow } from "../engine/insights/types.ts";
 import { responseBytes } from "../engine/response-json.ts";
 import type { ParseResponse, Transaction } from "../engine/types.ts";
@@ -26,9 +26,6 @@ export interface InsightsTask {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** A Buffer over the same memory, for its native byte search and compare; no copy. */
-const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 /** True when `bytes` are at `at` in `kept`. */
 const bytesAt = (kept: Buffer, bytes: Uint8Array, at: number): boolean => at + bytes.byteLength <= kept.byteLength && kept.compare(bytes, 0, bytes.byteLength, at, at + bytes.byteLength) === 0;

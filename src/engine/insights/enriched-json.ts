@@ -42,7 +42,7 @@ const ROW_GAP = Buffer.from('},{"');
 const KEY = Buffer.from(',"enrichment":');
 
 /** A Buffer over the same memory (Buffer's indexOf searches bytes natively); no copy. */
-const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+export const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 /**
  * The rows of `json`, exactly an array of `count` flat row objects in JSON.stringify's layout;

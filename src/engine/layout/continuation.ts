@@ -23,6 +23,9 @@ interface Block {
   toNextPage?: boolean;
 }
 
+/** A block between two rows: the row above's last line, the block's lines, the row below's date line (gaps[t] lies before lines[t]). */
+const blockYs = (b: Block, rows: RowDraft[]): number[] => [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+
 /**
  * Attaches undated text lines to rows. The lines between two date lines form a block; the widest
  * vertical gap in the block separates the rows, so lines before it continue the row above (top-
@@ -56,7 +59,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     else if (b.next < 0) b.split = k;
     else {
       // gaps[t]: the gap before lines[t] (t = k: before the next row's date line).
-      const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+      const ys = blockYs(b, rows);
       const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
       let best = k;
       for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
@@ -218,7 +221,7 @@ const WIDE_CONTINUATION_GAP = 3;
  */
 function lineReach(b: Block, rows: RowDraft[]): number {
   if (b.prev < 0 || b.next < 0 || b.tie) return 0;
-  const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+  const ys = blockYs(b, rows);
   const separation = ys[b.split + 1]! - ys[b.split]!;
   return Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, separation / (1 + GAP_TIE));
 }
@@ -308,7 +311,7 @@ function linesShortBelow(row: RowDraft, ys: readonly number[], h: number): numbe
  */
 function clearGapSplit(b: Block, rows: RowDraft[], separation: number | undefined, split: number): number {
   if (b.tie || separation === undefined || b.split === split) return split;
-  const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+  const ys = blockYs(b, rows);
   const gapAt = (t: number) => ys[t + 1]! - ys[t]!;
   return gapAt(b.split) * (1 + GAP_TIE) >= separation && gapAt(split) * (1 + GAP_TIE) < separation ? b.split : split;
 }
@@ -384,7 +387,7 @@ function rowSeparation(blocks: Block[], rows: RowDraft[]): number | undefined {
   const gaps: number[] = [];
   for (const b of blocks) {
     if (b.prev < 0 || b.next < 0 || b.tie) continue;
-    const ys = [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+    const ys = blockYs(b, rows);
     gaps.push(ys[b.split + 1]! - ys[b.split]!);
   }
   if (gaps.length < SEPARATION_MIN_BLOCKS) return undefined;
