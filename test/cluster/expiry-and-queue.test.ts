@@ -20,7 +20,7 @@ let servers: ChildServer[] = [];
 
 beforeAll(async () => {
   scratch = await createScratchDb("stp_cluster_expiry");
-  servers = await startInstances(2, { DATABASE_URL: scratch.url, REDIS_URL, REDIS_PREFIX: prefix, WORKERS: "1", JOB_RESULT_TTL_S: "2", MAX_QUEUED_JOBS: "0", SHUTDOWN_GRACE_S: "0" });
+  servers = await startInstances(2, { DATABASE_URL: scratch.url, REDIS_URL, REDIS_PREFIX: prefix, WORKERS: "1", JOB_RESULT_TTL_S: "4", MAX_QUEUED_JOBS: "0", SHUTDOWN_GRACE_S: "0" });
 }, 60_000);
 
 afterAll(async () => {
