@@ -3,7 +3,7 @@
  * server (2 workers, the insights thread started warm as src/main.ts starts it). One 2,000-page
  * statement (bench/generate.ts), ROUNDS rounds, plain and with insights alternating (A B A B) so
  * the machine's load falls on both alike:
- *   (a) POST /v1/parse, plain against include=insights (the whole answer, curl-like timing in fetch);
+ *   (a) POST /v1/parse, plain against include=insights (the whole answer, timed by curl);
  *   (a) a job: POST /v1/parse/jobs to done plus the GET of its result, plain against a job created
  *       with include=insights;
  *   (b) GET /v1/parse/jobs/{id}/result?include=insights of a finished plain job: the first read
@@ -20,7 +20,7 @@ import { answerWithInsights } from "../src/output/insights-inline.ts";
 import type { ParseResponse } from "../src/engine/types.ts";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { curlGet, largeStatement, startBenchServer } from "./lib/loopback.ts";
+import { curlGet, curlPost, largeStatement, largeStatementPath, startBenchServer } from "./lib/loopback.ts";
 
 const PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -38,13 +38,17 @@ let pid = 0;
 const timings = (header: string | null): Record<string, number> =>
   Object.fromEntries((header ?? "").split(",").map((entry) => [entry.trim().split(";")[0] ?? "", Number(/dur=([\d.]+)/.exec(entry)?.[1] ?? NaN)]));
 
-async function syncParse(url: string, key: string, bytes: Uint8Array, insights: boolean): Promise<{ ms: number; bytes: number; cpu: number; timing: Record<string, number> }> {
+/**
+ * One POST /v1/parse, timed by curl as the GETs are: the answer (59 MB with insights) goes to
+ * /dev/null, so the time is the server's and the transfer's. Timed with fetch in this process, the
+ * larger answer also cost this process 250-500 ms to read into memory (docs/insights.md, run 15),
+ * which no server change could remove.
+ */
+function syncParse(url: string, key: string, insights: boolean): { ms: number; bytes: number; cpu: number; timing: Record<string, number> } {
   const c0 = cpuMs(pid);
-  const t0 = performance.now();
-  const res = await fetch(`${url}/v1/parse${insights ? "?include=insights" : ""}`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form(bytes) });
-  const body = await res.arrayBuffer();
+  const res = curlPost(`${url}/v1/parse${insights ? "?include=insights" : ""}`, largeStatementPath(PAGES), "pdf", [`authorization: Bearer ${key}`]);
   if (res.status !== 200) throw new Error(`parse refused: ${res.status}`);
-  return { ms: performance.now() - t0, bytes: body.byteLength, cpu: cpuMs(pid) - c0, timing: timings(res.headers.get("server-timing")) };
+  return { ms: res.ms, bytes: res.bytes, cpu: cpuMs(pid) - c0, timing: timings(res.headers["server-timing"] ?? null) };
 }
 
 /** A job from submit to done, then its result read: { done: submit to done, total: with the GET }. */
@@ -149,7 +153,7 @@ try {
       const b = await f(true);
       return [await f(false), b];
     };
-    const [ps, is] = await pair((ins) => syncParse(server.url, server.key, bytes, ins));
+    const [ps, is] = await pair(async (ins) => syncParse(server.url, server.key, ins));
     plainSync.push(ps.ms);
     insightsSync.push(is.ms);
     answers.plain.push(ps.timing.answer ?? NaN);

@@ -76,6 +76,24 @@ export function curlGet(url: string, headers: string[] = []): { ms: number; byte
   return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0 };
 }
 
+/**
+ * curl's own total time for one multipart POST of `file` as the form field `field`, its status,
+ * byte count and response headers (lower-cased names). The body goes to /dev/null, so what is timed
+ * is the server's work and the transfer, not this process reading a large answer into memory.
+ */
+export function curlPost(url: string, file: string, field: string, headers: string[] = []): { ms: number; bytes: number; status: number; headers: Record<string, string> } {
+  const r = spawnSync("curl", ["-sS", "-o", "/dev/null", "-D", "-", "-w", "\n%{time_total} %{size_download} %{http_code}", "-F", `${field}=@${file}`, ...headers.flatMap((h) => ["-H", h]), url], { encoding: "utf8", maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`curl failed: ${r.stderr}`);
+  const lines = r.stdout.trim().split(/\r?\n/);
+  const [seconds, bytes, status] = (lines.pop() ?? "").split(" ").map(Number);
+  const head: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) head[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { ms: (seconds ?? 0) * 1000, bytes: bytes ?? 0, status: status ?? 0, headers: head };
+}
+
 /** utime + stime of a /proc stat line, ms (clock ticks of 10 ms). */
 function statCpuMs(stat: string): number {
   // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
