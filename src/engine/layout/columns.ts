@@ -1,6 +1,7 @@
 import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark } from "../money.ts";
 import type { Cell, CellKind } from "./cells.ts";
+import { timeKeyed } from "./day-headings.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -26,6 +27,8 @@ const UNUSUAL = 6;
 const SOFT = 1;
 /** Penalty for a part of a date (a time, a year) in a date column. */
 const NEAR_MISS = 0.5;
+
+const MERIDIEM = /^[ap]\.?m\.?$/i;
 
 /** A bare integer with a leading zero or ten or more digits: an identifier, not an ungrouped amount. */
 const NEVER_AMOUNT = /^(?:0\d+|\d{10,})$/;
@@ -59,9 +62,12 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       if (MONEY.has(role)) return NEAR_MISS;
       return TEXTUAL.has(role) ? 0.5 : FORBIDDEN;
     case "text":
-      if (role === "time") return FORBIDDEN;
-      // A currency code a narrow amount cell wrapped onto its own line ("26,532.20" / "NGN").
-      if (MONEY.has(role)) return isCurrencyMark(text) ? NEAR_MISS : FORBIDDEN;
+      // The meridiem a narrow time cell wrapped onto its own line ("10:05" / "PM").
+      if (role === "time") return MERIDIEM.test(text.trim()) ? NEAR_MISS : FORBIDDEN;
+      // A currency code a narrow amount cell wrapped onto its own line ("26,532.20" / "NGN"), or
+      // the plus sign it wrapped above the figure ("+" / "₦42,381.33"; a lone minus is a dash,
+      // which amount columns take as an empty cell's mark anyway).
+      if (MONEY.has(role)) return isCurrencyMark(text) || text.trim() === "+" ? NEAR_MISS : FORBIDDEN;
       // A part of a date wrapped in a narrow column ("03 Jan" / "2026," / "AM"), like a bare year or a time.
       if (role === "date" || role === "value_date") return isWrappedDatePart(text) ? NEAR_MISS : FORBIDDEN;
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
@@ -203,12 +209,14 @@ const MIN_TEXT_SUPPORT = 0.1;
 const MIN_DATED_LINES = 3;
 
 /**
- * The body lines that are surely table rows: those with a date. When a producer breaks every date
- * over two lines ("01/10/202" over "4", as word processors wrap a narrow cell), none has one and
- * the lines with amounts stand in.
+ * The body lines that are surely table rows: those with a date, or in a table keyed by time
+ * (layout/day-headings.ts: its dates stand alone on heading lines) those with a time. When a
+ * producer breaks every date over two lines ("01/10/202" over "4", as word processors wrap a
+ * narrow cell), none has one and the lines with amounts stand in.
  */
-function anchorLines(body: Line[]): Line[] {
-  const dated = body.filter((l) => l.cells.some((c) => c.kind === "date"));
+function anchorLines(body: Line[], keyedByTime: boolean): Line[] {
+  const key = keyedByTime ? "time" : "date";
+  const dated = body.filter((l) => l.cells.some((c) => c.kind === key));
   if (dated.length >= MIN_DATED_LINES) return dated;
   return body.filter((l) => l.cells.some((c) => c.kind === "money"));
 }
@@ -262,18 +270,20 @@ function learnTextBands(out: Column[], lines: Line[], tol: number, support: numb
  * parts of a date wrapped onto the lines below ("2026," / "PM"), which must lie in the band to
  * continue their row. The band starts at the leftmost date under the label, or left-aligned short
  * of it (a short date under a label centred over a wide cell: DomPDF), never back over the previous
- * column's own label, when enough dated lines agree.
+ * column's own label, when enough dated lines agree. In a table keyed by time the time column is
+ * the rows' key and is placed the same way by its times ("10:05" / "PM").
  */
-function learnDateBands(out: Column[], anchors: Line[]): void {
+function learnDateBands(out: Column[], anchors: Line[], keyedByTime: boolean): void {
   const minSupport = Math.max(MIN_ALIGNED, MIN_TEXT_SUPPORT * anchors.length);
+  const kind = keyedByTime ? "time" : "date";
   out.forEach((col, j) => {
-    if (col.role !== "date" && col.role !== "value_date") return;
+    if (keyedByTime ? col.role !== "time" : col.role !== "date" && col.role !== "value_date") return;
     const prev = out[j - 1];
     let x0 = Infinity;
     let support = 0;
     for (const line of anchors) {
       for (const c of line.cells) {
-        if (c.kind !== "date") continue;
+        if (c.kind !== kind) continue;
         // Under the label, or left-aligned short of a label centred over a wider cell (between
         // the previous column's end and the label's start).
         const under = Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0);
@@ -509,7 +519,8 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
 }
 
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
-  const anchors = anchorLines(body);
+  const keyedByTime = timeKeyed(columns);
+  const anchors = anchorLines(body, keyedByTime);
   const cells: Cell[] = [];
   for (const line of anchors) {
     for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);
@@ -553,7 +564,7 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   // A narration wrapped around a centred row's middle may print nothing on the date line: its own
   // lines then place the column.
   if (unplaced.size > 0) learnTextBands(out, body, t, anchors.length, unplaced);
-  learnDateBands(out, anchors);
+  learnDateBands(out, anchors, keyedByTime);
   // Text and date columns are left-aligned under their label and run up to the next column.
   for (let j = 0; j + 1 < out.length; j++) {
     const col = out[j]!;

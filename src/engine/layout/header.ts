@@ -180,7 +180,8 @@ function dedupeRoles(columns: Column[]): Column[] {
 
 function isHeader(columns: Column[]): boolean {
   const known = columns.filter((c) => c.role !== "other" || labelRole(c.label) === "other");
-  const hasDate = columns.some((c) => c.role === "date" || c.role === "value_date");
+  // A time column alone keys a table whose days head their rows (layout/day-headings.ts).
+  const hasDate = columns.some((c) => c.role === "date" || c.role === "value_date" || c.role === "time");
   const hasMoney = columns.some((c) => MONEY_ROLES.has(c.role));
   const unknown = columns.length - known.length;
   // A summary box's labels ("Opening Balance | Closing Balance | Date Printed | Start Date") name

@@ -3,6 +3,7 @@ import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
+import { dayHeading, timeKeyed } from "./day-headings.ts";
 import { claimAmountsAbove, continuesDay, dateBelowAmounts, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
@@ -68,6 +69,8 @@ export interface ScanState {
    * which a scan started in the middle of a document (engine/parallel/tail-scan.ts) does not have.
    */
   readBeforeFirstRow: boolean;
+  /** In a table keyed by time (layout/day-headings.ts), the day heading the rows below it take their date from. */
+  dayHeading: string | null;
 }
 
 /** One table line read against the columns in force. */
@@ -114,6 +117,7 @@ export function newScanState(): ScanState {
     account: null,
     otherAccount: null,
     readBeforeFirstRow: false,
+    dayHeading: null,
   };
 }
 
@@ -143,6 +147,7 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
       i += full.lineCount - 1;
       continue;
     }
+    if (st.header && !st.skipping && onDayHeading(st, line, st.header.columns)) continue;
     const tl = st.header && !st.skipping ? readTableLine(st, line, st.header.columns) : null;
     if (!tl) st.outside.push(line);
     else if (tl.dateCell?.kind === "date") onDatedLine(st, tl);
@@ -263,15 +268,43 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
   if (assigned.dropped.length * 2 > line.cells.length) return null;
   if (line.source === "pdf") splitRunTogetherReference(columns, assigned.byColumn);
   const dateIdx = columns.findIndex((c) => c.role === "date");
+  const parts = textsByRole(columns, assigned.byColumn);
   return {
     line,
     columns,
     byColumn: assigned.byColumn,
     dropped: assigned.dropped.map((c) => c.text),
-    parts: textsByRole(columns, assigned.byColumn),
-    dateCell: dateIdx >= 0 ? assigned.byColumn[dateIdx]![0] : undefined,
+    parts,
+    dateCell: dateIdx >= 0 ? assigned.byColumn[dateIdx]![0] : headedDay(st, columns, assigned.byColumn, parts),
     hasMoney: columns.some((c, j) => isMoneyRole(c.role) && assigned.byColumn[j]!.some((x) => x.kind === "money")),
   };
+}
+
+/** A day heading of a time-keyed table: its date holds for the rows under it, and it is no row's text. */
+function onDayHeading(st: ScanState, line: Line, columns: Column[]): boolean {
+  if (!timeKeyed(columns)) return false;
+  const day = dayHeading(line);
+  if (day === null) return false;
+  st.dayHeading = day;
+  markTable(st, line);
+  return true;
+}
+
+/**
+ * In a time-keyed table, a line with a time in the time column is dated by the day heading above
+ * it: the heading stands in as its date cell (and its date text). Before any heading such a line
+ * depends on lines this scan has not read (a scan started mid-document, engine/parallel/).
+ */
+function headedDay(st: ScanState, columns: Column[], byColumn: Cell[][], parts: RoleTexts): Cell | undefined {
+  const timeIdx = columns.findIndex((c) => c.role === "time");
+  const time = timeIdx >= 0 ? byColumn[timeIdx]![0] : undefined;
+  if (time?.kind !== "time" || !timeKeyed(columns)) return undefined;
+  if (st.dayHeading === null) {
+    st.readBeforeFirstRow = true;
+    return undefined;
+  }
+  parts.date = st.dayHeading;
+  return { text: st.dayHeading, x0: time.x0, x1: time.x1, kind: "date" };
 }
 
 /** A line with a date in the date column starts a row (or dates the amounts printed above it). */
