@@ -49,11 +49,13 @@ export function claimAmountsAbove(
     row.cells.date = undefined;
     if (row.inherited) row.cells.time = undefined;
     row.dateText = date.dateText;
+    row.dateY = date.line.y;
     row.inherited = false;
+    row.leading = undefined;
   } else {
     const a = s.amountLines.splice(u.amountLine, 1)[0]!;
     index = s.rows.length;
-    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dropped: [] });
+    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dateY: date.line.y, dropped: [] });
     for (let k = s.labelled.length - 1; k >= 0; k--) if (s.labelled[k]!.line === u.line) s.labelled.splice(k, 1);
   }
   for (const p of s.pendings) {
@@ -61,7 +63,11 @@ export function claimAmountsAbove(
     p.prevRow = index;
     p.carryRow = -1;
   }
-  s.pendings.push({ line: date.line, parts: date.parts, prevRow: index, carryRow: -1, nextRow: index + 1 });
+  // A line holding the date alone is no text of the row: taken as its date, it is not a line of the
+  // block between this row and the next either (which would shift where a centred table cuts that
+  // block: a date centred between two rows of its day, layout/centred-dates.ts).
+  if (Object.keys(date.parts).every((role) => role === "date")) s.rows[index]!.cells.date = date.parts.date;
+  else s.pendings.push({ line: date.line, parts: date.parts, prevRow: index, carryRow: -1, nextRow: index + 1 });
 }
 
 const amountOf = (t: string | undefined): Kobo | null => {

@@ -18,6 +18,14 @@ export interface RowDraft {
   dropped: string[];
   /** The date was taken from the row above (a date printed once per day), not printed on this row. */
   inherited?: boolean;
+  /** Baseline of the line the row's date was printed on, when that is a line below its amounts (layout/day-rows.ts). */
+  dateY?: number;
+  /**
+   * An undated row above the table's first date: a row of that date's run when the dates are
+   * centred on their runs (layout/centred-dates.ts); otherwise read, as before, as a line of
+   * figures before the rows (finishScan makes it an AmountLine again). Its line's text.
+   */
+  leading?: string;
   /** The row's date cell ran over the page end and ends at this line of the next page. */
   continuedOn?: { page: number; y: number };
   /** Where each role's text came from, line by line, as appendParts built it (see orderPieces). */

@@ -1,6 +1,7 @@
 import { labelledAccountNumber } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
+import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
@@ -160,11 +161,27 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
 /** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
 export function finishScan(st: ScanState): TableScan {
   attachContinuations(st.rows, st.pendings, st.outside);
+  redateCentredRuns(st.rows);
+  demoteLeadingRows(st);
   // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
   // Balance ...") are statement facts too; carry-forward lines between pages are not.
   for (const l of st.labelled) if (l.rowIndex === 0 || l.rowIndex === st.rows.length) st.outside.push(l.line);
   st.outside.sort((a, b) => a.page - b.page || a.y - b.y);
   return { rows: st.rows, amountLines: st.amountLines, outside: st.outside, headerText: st.headerText, columns: st.firstColumns, otherAccount: st.otherAccount };
+}
+
+/**
+ * Leading rows no date claimed (not the top of a centred run) are what such a line was before
+ * they existed: a line of figures before the first row (an opening line without its label).
+ */
+function demoteLeadingRows(st: ScanState): void {
+  let n = 0;
+  while (n < st.rows.length && st.rows[n]!.leading !== undefined && st.rows[n]!.dateText === "") n++;
+  if (n === 0) return;
+  const leading = st.rows.splice(0, n);
+  for (const a of st.amountLines) a.rowIndex = Math.max(0, a.rowIndex - n);
+  for (const l of st.labelled) l.rowIndex = Math.max(0, l.rowIndex - n);
+  st.amountLines.unshift(...leading.map((r) => ({ cells: r.cells, text: r.leading ?? "", rowIndex: 0 })));
 }
 
 /**
@@ -345,12 +362,22 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   }
   // A row whose date is printed only on the first row of its day inherits it.
   if (last && !labelledLine && continuesDay(last, parts)) {
-    rows.push({ page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: tl.dropped, inherited: true });
+    const row: RowDraft = { page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: tl.dropped, inherited: true };
+    if (last.leading !== undefined) row.leading = line.text;
+    rows.push(row);
     st.undatedMoney = { line, row: rows.length - 1, amountLine: -1 };
     markTable(st, line);
     return;
   }
   const near = line.page === st.lastTablePage && line.y - st.lastTableY <= TRAILER_GAP * line.h;
+  // Right under the headings, a line with one movement and a balance: a row whose date is printed
+  // below it, held as a row until the scan ends (RowDraft.leading, finishScan).
+  if (rows.length === 0 && near && !labelledLine && oneMovementAndBalance(parts)) {
+    rows.push({ page: line.page, y: line.y, cells: parts, lastY: line.y, dateText: "", dropped: tl.dropped, inherited: true, leading: line.text });
+    st.undatedMoney = { line, row: 0, amountLine: -1 };
+    markTable(st, line);
+    return;
+  }
   if (!near && !labelledLine) {
     st.outside.push(line);
     return;
@@ -397,6 +424,9 @@ const figure = (text: string | undefined): boolean => text !== undefined && /\d/
 const rowHasMoney = (row: RowDraft) => figure(row.cells.debit) || figure(row.cells.credit) || figure(row.cells.amount) || figure(row.cells.balance);
 
 const hasMovement = (cells: RoleTexts) => figure(cells.debit) || figure(cells.credit) || figure(cells.amount);
+
+/** Exactly one movement and a balance: the figures of a transaction row. */
+const oneMovementAndBalance = (cells: RoleTexts) => [cells.debit, cells.credit, cells.amount].filter(figure).length === 1 && figure(cells.balance);
 
 /** The line holds just the row's missing figure: a balance under a movement, or a movement under a balance. */
 function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
