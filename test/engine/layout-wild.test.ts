@@ -211,6 +211,24 @@ describe("rows cut by a page break", () => {
   });
 });
 
+describe("wrapped narrations", () => {
+  test("a line that breaks after a hyphen inside a token joins the next without a space; a spaced dash stays a separator", () => {
+    const head: [number, ...[number, string][]] = [60, [20, "Date"], [100, "Narration"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          head,
+          [80, [20, "2025-11-14"], [100, "PAYMENT FOR INVOICE INV-"], { r: 350, t: "1,000.00" }, { r: 520, t: "9,000.00" }],
+          [90, [100, "3002 LOGISTICS"]],
+          [104, [20, "2025-11-15"], [100, "TRANSFER TO ADA OBI -"], { r: 350, t: "500.00" }, { r: 520, t: "8,500.00" }],
+          [114, [100, "RENT"]],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.narration)).toEqual(["PAYMENT FOR INVOICE INV-3002 LOGISTICS", "TRANSFER TO ADA OBI - RENT"]);
+  });
+});
+
 describe("fixed-width pages", () => {
   /** Courier-like: every character advances 4.8 pt, each word drawn as its own item. */
   const mono = (lines: [number, string][]): PageText => {

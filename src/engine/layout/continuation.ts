@@ -472,9 +472,16 @@ export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "
   }
 }
 
-/** Two lines of one cell joined: references wrap mid-token, narrations between words, or before a "/" that joins two parts of one token. */
+/**
+ * Two lines of one cell joined: references wrap mid-token, narrations between words, before a "/"
+ * that joins two parts of one token, or after a hyphen inside a token (`INV-` / `3002`: line
+ * breakers break after a hyphen, and a hyphen with a space before it is a separator, kept apart).
+ */
 function joinPieces(role: ColumnRole, first: string, second: string): string {
-  const glued = (role === "reference" && /\w$/.test(first) && /^\w/.test(second)) || (role === "narration" && /\S$/.test(first) && /^\/\S/.test(second));
+  const glued =
+    (role === "reference" && /\w$/.test(first) && /^\w/.test(second)) ||
+    (role === "narration" && /\S$/.test(first) && /^\/\S/.test(second)) ||
+    ((role === "narration" || role === "reference") && /[^\s-]-$/.test(first) && /^[\p{L}\d]/u.test(second));
   return glued ? `${first}${second}` : `${first} ${second}`;
 }
 
