@@ -36,6 +36,8 @@ describe("heading vocabulary of wide exports", () => {
     ["Amount", "amount"],
     ["Transaction Amount", "amount"],
     ["RRN", "reference"],
+    ["Timestamp", "date"],
+    ["Transaction Timestamp", "date"],
   ])("%s -> %s", (label, role) => expect(labelRole(label)).toBe(role as never));
 
   test("a table headed Amount (DR) / Amount (CR), with no balance to tell the sides apart, reads each side into its column", () => {
@@ -208,6 +210,26 @@ describe("rows cut by a page break", () => {
       ["2025-11-17", "POS PURCHASE"],
     ]);
     expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("currency codes after amounts", () => {
+  test("an amount drawn with its code after it in one string is one amount, each in its own column", () => {
+    const head: [number, ...[number, string][]] = [60, [20, "Timestamp"], [130, "Details"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          head,
+          [80, [20, "2026-01-02T14:55:35"], [130, "TRANSFER FROM MUSA ALI"], { r: 410, t: "5,000.00 NGN" }, { r: 520, t: "15,000.00 NGN" }],
+          [92, [20, "2026-01-02T21:39:29"], [130, "POS PURCHASE SPAR"], { r: 340, t: "1,500.00 NGN" }, { r: 520, t: "13,500.00 NGN" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2026-01-02T14:55:35+01:00", "TRANSFER FROM MUSA ALI", "0.00", "5000.00", "15000.00"],
+      ["2026-01-02T21:39:29+01:00", "POS PURCHASE SPAR", "1500.00", "0.00", "13500.00"],
+    ]);
+    expect(r.transactions.map((t) => t.reference)).toEqual(["", ""]);
   });
 });
 

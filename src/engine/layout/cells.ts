@@ -22,6 +22,9 @@ const DASH = /^[-\u2010-\u2015]$/;
 
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
+/** A currency code after an amount ("39,582.84 NGN"). */
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
 /** "03/01/" whose year went to the next line (the trailing separator tells it from a fraction). */
 const BROKEN_NUMERIC_DATE = /^\d{1,2}[-/.]\d{1,2}[-/.]$/;
 
@@ -125,11 +128,13 @@ export function splitTyped(tokens: Token[]): Cell[] {
     }
     i += taken;
   }
-  // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR").
+  // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR"); or by its currency code,
+  // drawn in the same string: one amount ("39,582.84 NGN"), which no single-valued amount column
+  // could otherwise take whole.
   for (let k = out.length - 2; k >= 0; k--) {
     const a = out[k]!;
     const b = out[k + 1]!;
-    if (a.kind === "money" && b.kind === "drcr" && /^(?:DR|CR)$/i.test(b.text)) {
+    if (a.kind === "money" && ((b.kind === "drcr" && /^(?:DR|CR)$/i.test(b.text)) || (b.kind === "text" && CURRENCY_CODE.test(b.text) && parseAmount(`${a.text} ${b.text}`)))) {
       a.text = `${a.text} ${b.text}`;
       a.x1 = b.x1;
       out.splice(k + 1, 1);

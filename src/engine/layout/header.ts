@@ -63,7 +63,7 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["extra_amount", /^(?:charges?|fees?|commission|vat|stamp duty|levy|tax|charge amount|fee amount|settlement amount|gross amount|net amount)$/],
   ["amount", /^(?:amount|amt|transaction amount|txn amount|trans amount|amount ngn|value)$/],
   ["time", /^(?:time|trans(?:action)? time only)$/],
-  ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time)$|^date posted$|^(?:posted|booked|created|completed|initiated) (?:on|at)$/],
+  ["date", /^(?:(?:trans(?:action)?|txn|tran|posting|post|posted|book(?:ing)?|entry|created|actual)\.? ?)?(?:date|dt|time|date ?time|date\/time|date and time|time ?stamp)$|^date posted$|^(?:posted|booked|created|completed|initiated) (?:on|at)$/],
   ["narration", /^(?:(?:transaction|trans|txn) )?(?:description|narration|narrative|details?|remarks?|particulars|memo|descr|transaction details?|purpose)$/],
   ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$|^rrn$/],
   ["currency", /^(?:currency|ccy|curr)$/],
