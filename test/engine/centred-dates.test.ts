@@ -58,6 +58,42 @@ describe("dates centred on their runs of rows", () => {
     ]);
   });
 
+  test("a run the page breaks cut takes its date on every page it reaches, a page with no date of its own included", () => {
+    const pages = [
+      page(1, [
+        ...FACTS,
+        HEADINGS,
+        row(120, "TRANSFER FROM TUNDE", "", "5,000.00", "15,000.00"),
+        [126, [20, "02 Jan 2026"]],
+        row(132, "POS SPAR LEKKI", "1,000.00", "", "14,000.00"),
+        // 03 Jan's run starts here, its date on the part of its cell this page holds.
+        row(144, "AIRTIME MTN", "500.00", "", "13,500.00", "03 Jan 2026"),
+        row(156, "TRANSFER TO ADA", "2,000.00", "", "11,500.00"),
+      ]),
+      page(2, [HEADINGS, row(120, "DSTV PAYMENT", "1,500.00", "", "10,000.00"), row(132, "TRANSFER FROM BOLA", "", "3,000.00", "13,000.00")]),
+      page(3, [
+        HEADINGS,
+        row(120, "POS SHOPRITE", "700.00", "", "12,300.00"),
+        // 04 Jan: two rows, the date between them.
+        row(132, "SMS ALERT CHARGES", "300.00", "", "12,000.00"),
+        [138, [20, "04 Jan 2026"]],
+        row(144, "TRANSFER FROM KEMI", "", "1,000.00", "13,000.00"),
+      ]),
+    ];
+    const r = assembleStatement(pdfDoc(...pages));
+    expect(r.transactions.map((t) => [t.narration, t.date.slice(0, 10)])).toEqual([
+      ["TRANSFER FROM TUNDE", "2026-01-02"],
+      ["POS SPAR LEKKI", "2026-01-02"],
+      ["AIRTIME MTN", "2026-01-03"],
+      ["TRANSFER TO ADA", "2026-01-03"],
+      ["DSTV PAYMENT", "2026-01-03"],
+      ["TRANSFER FROM BOLA", "2026-01-03"],
+      ["POS SHOPRITE", "2026-01-03"],
+      ["SMS ALERT CHARGES", "2026-01-04"],
+      ["TRANSFER FROM KEMI", "2026-01-04"],
+    ]);
+  });
+
   test("dates printed on the first row of their day keep heading the rows under them, though the rows would also fit runs centred on them", () => {
     expect(
       datesOf([

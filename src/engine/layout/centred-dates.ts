@@ -17,7 +17,8 @@ import type { RowDraft } from "./draft.ts";
  * own run, and the runs cover the page's rows, each run's rows take its date. A run the page break
  * cut (the page's last date, the next page starting with rows that print no date) ends at the
  * page's last row, and its rows at the top of the next page come before that page's first date
- * and take it. A page where any date does not fit keeps the scan's dates.
+ * and take it, as do all the rows of a page with no date. A page where any date does not fit keeps
+ * the scan's dates.
  */
 
 /**
@@ -63,9 +64,14 @@ export function redateCentredRuns(rows: RowDraft[]): void {
     let to = from;
     while (to < rows.length && rows[to]!.page === rows[from]!.page) to++;
     const page = rows.slice(from, to);
+    from = to;
+    if (!page.some((r) => !r.inherited)) {
+      // No date on the page: a run longer than the page, carried on from the page before.
+      if (carried) for (const r of page) setDate(r, carried);
+      continue;
+    }
     const runs = page.some((r) => r.inherited) ? pageRuns(page, rows[to]?.inherited === true) : null;
     carried = runs ? redate(page, runs, carried) : null;
-    from = to;
   }
 }
 
@@ -113,6 +119,13 @@ function runsFrom({ marks, top, bottom, tolerance, continues }: Geometry, start:
     runs.push({ first, last, mark });
     first = last + 1;
   }
+  // Rows after the page's last run, the next page starting with rows of no date: that run was cut
+  // by the page break after its date (which producers print on a cut cell's first part).
+  const lastRun = runs[runs.length - 1];
+  if (first < rowCount && continues && lastRun) {
+    lastRun.last = rowCount - 1;
+    first = rowCount;
+  }
   if (first !== rowCount) return null;
   // A date printed on a row's own line is that row's; every run starting at its date's row is top-aligned, nothing to change.
   if (runs.some((r) => r.mark.own && (r.mark.row < r.first || r.mark.row > r.last))) return null;
@@ -134,19 +147,20 @@ interface RunDate {
  */
 function redate(page: RowDraft[], runs: Run[], carried: RunDate | null): RunDate {
   const dates: RunDate[] = runs.map((r) => ({ dateText: page[r.mark.row]!.dateText, cell: page[r.mark.row]!.cells.date }));
-  const set = (row: RowDraft, d: RunDate) => {
-    row.dateText = d.dateText;
-    row.cells.date = d.cell;
-  };
-  if (carried) for (let k = 0; k < runs[0]!.first; k++) set(page[k]!, carried);
+  if (carried) for (let k = 0; k < runs[0]!.first; k++) setDate(page[k]!, carried);
   runs.forEach((run, i) => {
     for (let k = run.first; k <= run.last; k++) {
       if (k === run.mark.row && run.mark.own) continue;
-      set(page[k]!, dates[i]!);
+      setDate(page[k]!, dates[i]!);
       page[k]!.inherited = k !== run.mark.row;
     }
   });
   return dates[dates.length - 1]!;
+}
+
+function setDate(row: RowDraft, d: RunDate): void {
+  row.dateText = d.dateText;
+  row.cells.date = d.cell;
 }
 
 /** The first and last baselines of a row's own lines on its page (a date it claimed from a line below is not its text). */
