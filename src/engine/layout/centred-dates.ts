@@ -83,7 +83,12 @@ export function redateCentredRuns(rows: RowDraft[]): void {
 function pageRuns(page: RowDraft[], continues: boolean): Run[] | null {
   const marks: Mark[] = [];
   page.forEach((r, row) => {
-    if (!r.inherited) marks.push(r.dateY !== undefined && r.dateY !== r.y ? { y: r.dateY, row, own: false } : { y: r.y, row, own: true });
+    if (r.inherited) return;
+    // A date wrapped in its narrow cell (`03 Jan` over `2026`) is centred as a block: its middle
+    // lies half way down to the line its last part was printed on.
+    const own = r.dateY === undefined || r.dateY === r.y;
+    const y = own ? r.y : r.dateY!;
+    marks.push({ y: (y + (r.dateBottom ?? y)) / 2, row, own });
   });
   marks.sort((a, b) => a.y - b.y);
   const top = page.map((r) => extent(r)[0]);
@@ -146,7 +151,7 @@ interface RunDate {
  * are read before any row changes. Answers the page's last run's date.
  */
 function redate(page: RowDraft[], runs: Run[], carried: RunDate | null): RunDate {
-  const dates: RunDate[] = runs.map((r) => ({ dateText: page[r.mark.row]!.dateText, cell: page[r.mark.row]!.cells.date }));
+  const dates: RunDate[] = runs.map((r) => runDate(page[r.mark.row]!));
   if (carried) for (let k = 0; k < runs[0]!.first; k++) setDate(page[k]!, carried);
   runs.forEach((run, i) => {
     for (let k = run.first; k <= run.last; k++) {
@@ -156,6 +161,16 @@ function redate(page: RowDraft[], runs: Run[], carried: RunDate | null): RunDate
     }
   });
   return dates[dates.length - 1]!;
+}
+
+/**
+ * The date of the row holding a run's date: its date text, and its date cell when that cell is the
+ * same date (a wrapped date's last part, `2026`, may have gone to a neighbouring row's cell, leaving
+ * this one the part of another date): else the date text alone.
+ */
+function runDate(holder: RowDraft): RunDate {
+  const cell = holder.cells.date;
+  return { dateText: holder.dateText, cell: cell !== undefined && cell.startsWith(holder.dateText) ? cell : holder.dateText };
 }
 
 function setDate(row: RowDraft, d: RunDate): void {

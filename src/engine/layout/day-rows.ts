@@ -50,12 +50,13 @@ export function claimAmountsAbove(
     if (row.inherited) row.cells.time = undefined;
     row.dateText = date.dateText;
     row.dateY = date.line.y;
+    if (date.line.bottom !== undefined) row.dateBottom = date.line.bottom;
     row.inherited = false;
     row.leading = undefined;
   } else {
     const a = s.amountLines.splice(u.amountLine, 1)[0]!;
     index = s.rows.length;
-    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dateY: date.line.y, dropped: [] });
+    s.rows.push({ page: u.line.page, y: u.line.y, cells: { ...a.cells }, lastY: u.line.y, dateText: date.dateText, dateY: date.line.y, ...(date.line.bottom !== undefined ? { dateBottom: date.line.bottom } : {}), dropped: [] });
     for (let k = s.labelled.length - 1; k >= 0; k--) if (s.labelled[k]!.line === u.line) s.labelled.splice(k, 1);
   }
   for (const p of s.pendings) {

@@ -20,6 +20,8 @@ export interface RowDraft {
   inherited?: boolean;
   /** Baseline of the line the row's date was printed on, when that is a line below its amounts (layout/day-rows.ts). */
   dateY?: number;
+  /** Baseline of the last line of the row's date, when a narrow cell wrapped it (`03 Jan` over `2026`; layout/stitch.ts). */
+  dateBottom?: number;
   /**
    * An undated row above the table's first date: a row of that date's run when the dates are
    * centred on their runs (layout/centred-dates.ts); otherwise read, as before, as a line of

@@ -335,7 +335,16 @@ function onDatedLine(st: ScanState, tl: TableLine): void {
     return;
   }
   st.undatedMoney = null;
-  st.rows.push({ page: line.page, y: line.y, cells: parts, lastY: line.bottom ?? line.y, dateText, dropped: tl.dropped, ...(line.continuedOn ? { continuedOn: line.continuedOn } : {}) });
+  st.rows.push({
+    page: line.page,
+    y: line.y,
+    cells: parts,
+    lastY: line.bottom ?? line.y,
+    dateText,
+    dropped: tl.dropped,
+    ...(line.bottom !== undefined ? { dateBottom: line.bottom } : {}),
+    ...(line.continuedOn ? { continuedOn: line.continuedOn } : {}),
+  });
   markTable(st, line, line.bottom ?? line.y);
 }
 
