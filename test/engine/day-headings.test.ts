@@ -44,6 +44,28 @@ describe("a table keyed by time, its days on heading lines", () => {
     expect(r.row_wise_reconcilable).toBe(true);
   });
 
+  test("a heading with the day's totals beside it is still the day's heading, its figures no row", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          ...FACTS,
+          HEADINGS,
+          [118, [20, "Friday, 02 Jan 2026"], { r: 380, t: "+3,800.00" }],
+          [132, [20, "09:15:02"], [90, "TRANSFER FROM TUNDE BAKARE"], { r: 380, t: "+5,000.00" }, { r: 480, t: "15,000.00" }],
+          [146, [20, "17:40:10"], [90, "POS PURCHASE SPAR LEKKI"], { r: 380, t: "-1,200.00" }, { r: 480, t: "13,800.00" }],
+          [160, [20, "Saturday, 03 Jan 2026"], { r: 380, t: "-500.00" }],
+          [174, [20, "08:01:00"], [90, "AIRTIME MTN"], { r: 380, t: "-500.00" }, { r: 480, t: "13,300.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2026-01-02T09:15:02+01:00", "TRANSFER FROM TUNDE BAKARE", "0.00", "5000.00", "15000.00"],
+      ["2026-01-02T17:40:10+01:00", "POS PURCHASE SPAR LEKKI", "1200.00", "0.00", "13800.00"],
+      ["2026-01-03T08:01:00+01:00", "AIRTIME MTN", "500.00", "0.00", "13300.00"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
   test("a 12-hour time wrapped in its narrow cell keeps its meridiem, and a plus sign wrapped above the figure signs it", () => {
     const r = assembleStatement(
       pdfDoc(

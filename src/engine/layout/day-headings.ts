@@ -15,11 +15,15 @@ export const timeKeyed = (columns: readonly Column[]): boolean => columns.some((
 const CLOCK = /\d:\d\d/;
 
 /**
- * The line's text when it is a day heading: a date alone on its line (a weekday before it
- * allowed) and no time, which a row of a time-keyed table never is; else null.
+ * The heading's date when the line is a day heading: a line with no time (which every row of a
+ * time-keyed table has) opening with a date (a weekday before it allowed) and holding nothing else
+ * but figures, the day's own totals some apps print beside it (never a row); else null.
  */
 export function dayHeading(line: Line): string | null {
-  const text = line.text.trim();
-  if (CLOCK.test(text) || line.cells.some((c) => c.kind === "money")) return null;
+  if (CLOCK.test(line.text)) return null;
+  const firstFigure = line.cells.findIndex((c) => c.kind === "money" || c.kind === "empty");
+  const before = firstFigure < 0 ? line.cells : line.cells.slice(0, firstFigure);
+  if (before.length === 0 || line.cells.slice(before.length).some((c) => c.kind !== "money" && c.kind !== "empty")) return null;
+  const text = before.map((c) => c.text).join(" ").trim();
   return scanDate(text) ? text : null;
 }
