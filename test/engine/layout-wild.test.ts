@@ -233,6 +233,30 @@ describe("currency codes after amounts", () => {
   });
 });
 
+describe("app histories that list failed attempts", () => {
+  test("a row whose status says it failed is no transaction (the notes say so); a narration filling its cell before a Type column is cut there", () => {
+    const head: [number, ...[number, string][]] = [60, [20, "Date"], [120, "Description"], [300, "Type"], [350, "Amount"], [410, "Status"], [480, "Balance"]];
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          head,
+          [80, [20, "2026-01-03 03:50:07"], [120, "TRANSFER FROM ADA OBI"], [300, "Credit"], { r: 395, t: "5,000.00" }, [410, "Successful"], { r: 520, t: "15,000.00" }],
+          // The attempt shows an amount, and the balance it did not move.
+          [92, [20, "2026-01-03 11:12:26"], [120, "TRANSFER TO TUNDE"], [300, "Debit"], { r: 395, t: "12,345.00" }, [410, "Failed"], { r: 520, t: "15,000.00" }],
+          // The narration fills its cell: "Debit" arrives in the same run, starting at the Type column.
+          [104, [20, "2026-01-03 18:38:17"], [120, "TRANSFER TO CHIOMA EZE FOR RENT AND BILL Debit"], { r: 395, t: "1,000.00" }, [410, "Successful"], { r: 520, t: "14,000.00" }],
+        ]),
+      ),
+    );
+    expect(brief(r)).toEqual([
+      ["2026-01-03T03:50:07+01:00", "TRANSFER FROM ADA OBI", "0.00", "5000.00", "15000.00"],
+      ["2026-01-03T18:38:17+01:00", "TRANSFER TO CHIOMA EZE FOR RENT AND BILL", "1000.00", "0.00", "14000.00"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+    expect(r.checks.notes.some((n) => n.startsWith("1 row(s) marked as failed were not read as transactions") && n.includes("TRANSFER TO TUNDE"))).toBe(true);
+  });
+});
+
 describe("wrapped narrations", () => {
   test("a line that breaks after a hyphen inside a token joins the next without a space; a spaced dash stays a separator", () => {
     const head: [number, ...[number, string][]] = [60, [20, "Date"], [100, "Narration"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];

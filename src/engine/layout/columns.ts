@@ -17,7 +17,7 @@ import type { Line } from "./lines.ts";
 const SINGLE: ReadonlySet<ColumnRole> = new Set(["extra_amount", "date", "time", "value_date", "debit", "credit", "amount", "balance", "balance_before", "drcr", "currency"]);
 /** Amount columns; `extra_amount` is a second one of a kind (an available balance), read but not used. */
 export const MONEY: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
-export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+export const TEXTUAL: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "status", "other"]);
 
 /** Cost meaning "never" (a date in an amount column); any real placement costs far less. */
 const FORBIDDEN = 1e6;
@@ -594,10 +594,11 @@ const EDGE_TOLERANCE = 0.3;
 
 /**
  * Cuts text cells that run across the left edge of a text column: a narration printed one space
- * before its reference ("... BALOGUN UBA 000015245662929323") arrives as one run of text.
+ * before its reference ("... BALOGUN UBA 000015245662929323") arrives as one run of text, and one
+ * that fills its cell before a Type column (`... expenses 92 Debit`) likewise.
  */
 export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
-  const edges = columns.filter((c, j) => j > 0 && TEXTUAL.has(c.role)).map((c) => c.x0);
+  const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr")).map((c) => c.x0);
   if (edges.length === 0 || line.source === "sheet") return line;
   const tol = EDGE_TOLERANCE * line.h;
   // Nearly every line has nothing to cut: it is answered before any cell is rebuilt.

@@ -15,6 +15,7 @@ export type ColumnRole =
   | "reference"
   | "currency"
   | "extra_amount"
+  | "status"
   | "other";
 
 export interface Column {
@@ -67,7 +68,9 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["narration", /^(?:(?:transaction|trans|txn) )?(?:description|narration|narrative|details?|remarks?|particulars|memo|descr|transaction details?|purpose)$/],
   ["reference", /^(?:(?:transaction|trans|txn|tran|session|payment) )?(?:ref(?:erence)?(?: (?:no|number|id))?|id|cheque(?: no| number)?|chq(?: no)?|doc(?:ument)? no|instrument(?: no)?|check no|receipt no)$|^ref no$|^rrn$/],
   ["currency", /^(?:currency|ccy|curr)$/],
-  ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|status|beneficiary|counterparty|time|teller|initiator)$/],
+  // Whether the transaction went through (app histories list failed attempts too).
+  ["status", /^(?:(?:transaction|trans|txn|payment) )?status$/],
+  ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|beneficiary|counterparty|time|teller|initiator)$/],
 ];
 
 /** Tried when no exact label matches: a role word anywhere in a short label ("Amount Withdrawn", "Details of Transaction"). */

@@ -52,7 +52,12 @@ export interface KeptRows {
   closingRowBalance: Kobo | null;
   /** Dated lines with no amount anywhere, as text for a note. */
   amountless: string[];
+  /** Rows whose status says the transaction did not go through, as text for a note. */
+  failed: string[];
 }
+
+/** A status saying the transaction did not go through: an attempt, not a posting. */
+const FAILED_STATUS = /^(?:failed|failure|declined|unsuccessful|not successful|cancell?ed|rejected|error)\.?$/i;
 
 /**
  * Opening-balance and closing rows that carry a date are not transactions, nor dated notes
@@ -60,12 +65,17 @@ export interface KeptRows {
  * Each row's sides are read once here and kept for the transactions (draftTransactions).
  */
 export function keepTransactionRows(rows: RowDraft[], coverage: number): KeptRows {
-  const kept: KeptRows = { drafts: [], readings: [], openingRowBalances: [], closingRowBalance: null, amountless: [] };
+  const kept: KeptRows = { drafts: [], readings: [], openingRowBalances: [], closingRowBalance: null, amountless: [], failed: [] };
   const text = (r: RowDraft) => `${r.cells.narration ?? ""} ${r.cells.reference ?? ""} ${r.cells.other ?? ""}`;
   rows.forEach((r, i) => {
     // A dated line with no amount anywhere (a note inside the table) moves no money: reported, not a row.
     if (!r.cells.debit && !r.cells.credit && !r.cells.amount && !r.cells.balance) {
       kept.amountless.push(`${r.dateText} ${text(r).trim()}`.trim());
+      return;
+    }
+    // A failed attempt moved no money, whatever amount it shows: app histories list them with the postings.
+    if (FAILED_STATUS.test(r.cells.status?.trim() ?? "")) {
+      kept.failed.push(`${r.dateText} ${text(r).trim()}`.trim());
       return;
     }
     const reading = readRow(r);

@@ -118,6 +118,7 @@ function reconcileSection(s: SectionScan, kept: KeptRows, dates: Dates, figures:
 /** What was left out of the rows, and which facts the statement does not print, said in the notes. */
 function sectionNotes(notes: string[], { scan, kept, figures, facts }: { scan: TableScan; kept: KeptRows; figures: TableFigures; facts: HeaderFacts }): void {
   if (kept.amountless.length > 0) notes.push(`Dated lines without any amount were not read as transactions: ${listed(kept.amountless, 3)}.`);
+  if (kept.failed.length > 0) notes.push(`${kept.failed.length} row(s) marked as failed were not read as transactions: ${listed(kept.failed, 3)}.`);
   if (figures.skipped.length > 0) notes.push(`Undated lines with amounts between rows were not read as transactions: ${listed(figures.skipped, 3)}.`);
   const strays = kept.drafts.flatMap((r) => r.dropped);
   if (strays.length > 0) notes.push(`Text that fit no column was left out: ${listed(strays, 5)}.`);
