@@ -255,7 +255,8 @@ const PARTIAL_MONTH_FIRST = new RegExp(String.raw`^${MON}\.?[ -]?(?<d>\d{1,2})(?
 const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON}\.?[-/,]?$`, "i");
 
 export function scanPartialDate(text: string): { month: number; day: number } | null {
-  const t = text.trim();
+  // A weekday before it is read past, as scanDate does ("Mon, 05 Jan").
+  const t = text.trim().replace(WEEKDAY, "");
   const g = PARTIAL.exec(t)?.groups ?? PARTIAL_MONTH_FIRST.exec(t)?.groups;
   if (!g) return null;
   const month = MONTHS[g.mon!.toLowerCase()] ?? 0;
@@ -263,14 +264,33 @@ export function scanPartialDate(text: string): { month: number; day: number } | 
   return month >= 1 && day >= 1 && day <= 31 ? { month, day } : null;
 }
 
-/** Places a yearless date in the statement period: the period's year in which that month falls. */
-export function completePartialDate(p: { month: number; day: number }, period: [RawDate, RawDate] | null, fallbackYear: number): RawDate {
+/** Time of day in a row's own time cell. */
+export type TimeOfDay = Pick<RawDate, "hour" | "minute" | "second">;
+
+/**
+ * Places a yearless date in the statement period: the period's year in which that month falls;
+ * at `time` when the row prints one in a cell of its own.
+ */
+export function completePartialDate(p: { month: number; day: number }, period: [RawDate, RawDate] | null, fallbackYear: number, time?: TimeOfDay | null): RawDate {
   let year = fallbackYear;
   if (period) {
     const [a, b] = period;
     year = a.year === b.year || p.month >= a.month ? a.year : b.year;
   }
-  return { year, month: p.month, day: p.day, ambiguous: false, hour: 0, minute: 0, second: 0 };
+  return { year, month: p.month, day: p.day, ambiguous: false, hour: time?.hour ?? 0, minute: time?.minute ?? 0, second: time?.second ?? 0 };
+}
+
+/** A time of day alone (TIME_ONLY: `14:22`, `14:22:11`, `02:13:00 PM`), or null. */
+export function scanTimeOfDay(text: string): TimeOfDay | null {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?$/i.exec(text.trim());
+  if (!m) return null;
+  let hour = Number(m[1]);
+  const meridiem = m[4]?.toLowerCase();
+  if (meridiem === "p" && hour < 12) hour += 12;
+  if (meridiem === "a" && hour === 12) hour = 0;
+  const minute = Number(m[2]);
+  const second = m[3] ? Number(m[3]) : 0;
+  return hour <= 23 && minute <= 59 && second <= 59 ? { hour, minute, second } : null;
 }
 
 /** `14:22`, `14:22:11`, `02:13:00 PM`. */

@@ -87,6 +87,23 @@ describe("a table keyed by time, its days on heading lines", () => {
     ]);
   });
 
+  test("a heading without its year takes it from the statement period, and its rows keep their times", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          ...FACTS,
+          [76, [20, "Period: 01 Dec 2025 to 31 Jan 2026"]],
+          HEADINGS,
+          [118, [20, "Wed, 31 Dec"]],
+          [132, [20, "21:15:02"], [90, "TRANSFER FROM TUNDE BAKARE"], { r: 380, t: "+5,000.00" }, { r: 480, t: "15,000.00" }],
+          [146, [20, "Thu, 01 Jan"]],
+          [160, [20, "08:01:00"], [90, "AIRTIME MTN"], { r: 380, t: "-500.00" }, { r: 480, t: "14,500.00" }],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.date)).toEqual(["2025-12-31T21:15:02+01:00", "2026-01-01T08:01:00+01:00"]);
+  });
+
   test("rows printed before any day heading are not given a date", () => {
     const r = assembleStatement(
       pdfDoc(

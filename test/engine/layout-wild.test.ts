@@ -257,6 +257,23 @@ describe("app histories that list failed attempts", () => {
   });
 });
 
+describe("dates printed without their year", () => {
+  test("take the year from the statement period and keep the time printed in a time column", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        page(1, [
+          [40, [20, "Account Name: ADA OBI"]],
+          [52, [20, "Period: 01 Dec 2025 to 31 Jan 2026"]],
+          [100, [20, "Date"], [80, "Time"], [140, "Description"], [330, "Amount"], [430, "Balance"]],
+          [118, [20, "02 Dec"], [80, "09:15"], [140, "TRANSFER FROM TUNDE"], { r: 380, t: "+5,000.00" }, { r: 480, t: "15,000.00" }],
+          [132, [20, "04 Jan"], [80, "5:40 PM"], [140, "POS PURCHASE SPAR"], { r: 380, t: "-1,200.00" }, { r: 480, t: "13,800.00" }],
+        ]),
+      ),
+    );
+    expect(r.transactions.map((t) => t.date)).toEqual(["2025-12-02T09:15:00+01:00", "2026-01-04T17:40:00+01:00"]);
+  });
+});
+
 describe("wrapped narrations", () => {
   test("a line that breaks after a hyphen inside a token joins the next without a space; a spaced dash stays a separator", () => {
     const head: [number, ...[number, string][]] = [60, [20, "Date"], [100, "Narration"], [300, "Debit"], [370, "Credit"], [450, "Balance"]];

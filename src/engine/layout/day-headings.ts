@@ -1,4 +1,4 @@
-import { scanDate } from "../dates.ts";
+import { scanDate, scanPartialDate } from "../dates.ts";
 import type { Column } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -25,5 +25,6 @@ export function dayHeading(line: Line): string | null {
   const before = firstFigure < 0 ? line.cells : line.cells.slice(0, firstFigure);
   if (before.length === 0 || line.cells.slice(before.length).some((c) => c.kind !== "money" && c.kind !== "empty")) return null;
   const text = before.map((c) => c.text).join(" ").trim();
-  return scanDate(text) ? text : null;
+  // Without a year ("Mon, 05 Jan") the statement period's year completes it, as for any row's date.
+  return scanDate(text) || scanPartialDate(text) ? text : null;
 }

@@ -1,6 +1,6 @@
 /** A section's table rows to ledger rows: which rows are transactions, their dates and their sides. */
 import { emptyStatement } from "../../errors.ts";
-import { completePartialDate, dateSortKey, type DayMonthOrder, inferDayMonthOrder, type RawDate, resolveDate, scanPartialDate } from "../dates.ts";
+import { completePartialDate, dateSortKey, type DayMonthOrder, inferDayMonthOrder, type RawDate, resolveDate, scanPartialDate, scanTimeOfDay } from "../dates.ts";
 import { CLOSING_LABEL, OPENING_LABEL, type RowDraft } from "../layout/rows.ts";
 import type { HeaderFacts } from "../metadata/index.ts";
 import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
@@ -117,7 +117,8 @@ export function rowDates(kept: KeptRows, period: HeaderFacts["period"]): { raws:
   drafts.forEach((r, i) => {
     if (raws[i]) return;
     const partial = scanPartialDate(r.dateText);
-    if (partial) raws[i] = completePartialDate(partial, period ? [resolveDate(period[0], order), resolveDate(period[1], order)] : null, fallbackYear);
+    const time = r.cells.time ? scanTimeOfDay(r.cells.time) : null;
+    if (partial) raws[i] = completePartialDate(partial, period ? [resolveDate(period[0], order), resolveDate(period[1], order)] : null, fallbackYear, time);
   });
   return { raws, order };
 }
