@@ -11,9 +11,9 @@ import type { RowDraft } from "./draft.ts";
  * Top-aligned runs (each date on its run's first row) can fit the same construction by chance, so
  * the reading is taken only when the table shows what top-aligned dates never do: dates printed
  * below a row's amounts (between two rows, or beside a row's wrapped text), enough of them
- * (MIN_OFF_ROW_DATES, MIN_OFF_ROW_SHARE). Then, page by page, each date's run is built from where the last one
- * ended down to the row whose last line lies as far below the date as the run's first line lies
- * above it. When every date of the page fits, every date printed on a row's own line falls in its
+ * (MIN_OFF_ROW_DATES, MIN_OFF_ROW_SHARE). Then, page by page, each date's run is built from where
+ * the last one ended down to the row whose last line lies as far below the date as the run's first
+ * line lies above it. When every date of the page fits, every date printed on a row's own line falls in its
  * own run, and the runs cover the page's rows, each run's rows take its date. A run the page break
  * cut (the page's last date, the next page starting with rows that print no date) ends at the
  * page's last row, and its rows at the top of the next page come before that page's first date
@@ -54,6 +54,7 @@ interface Run {
   mark: Mark;
 }
 
+/** The scan's rows re-dated run by run where the table's dates are centred on their runs (see above). */
 export function redateCentredRuns(rows: RowDraft[]): void {
   const dated = rows.filter((r) => !r.inherited).length;
   const offRow = rows.filter((r) => r.dateY !== undefined && r.dateY !== r.y).length;
