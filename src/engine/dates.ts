@@ -87,13 +87,9 @@ function scanUncached(text: string): RawDate | null {
   for (const re of FORMS) {
     const g = re.exec(t)?.groups;
     if (!g) continue;
-    let hour = g.h ? Number(g.h) : 0;
-    const ap = g.ap?.toLowerCase().replace(/\./g, "");
-    if (ap === "pm" && hour < 12) hour += 12;
-    if (ap === "am" && hour === 12) hour = 0;
-    const minute = g.mi ? Number(g.mi) : 0;
-    const second = g.s ? Number(g.s) : 0;
-    if (hour > 23 || minute > 59 || second > 59) return null;
+    const time = clock(g.h, g.mi, g.s, g.ap);
+    if (!time) return null;
+    const { hour, minute, second } = time;
     const year = fullYear(g.y ?? "");
     if (year < 1900 || year > 2200) return null;
     let month: number;
@@ -280,17 +276,24 @@ export function completePartialDate(p: { month: number; day: number }, period: [
   return { year, month: p.month, day: p.day, ambiguous: false, hour: time?.hour ?? 0, minute: time?.minute ?? 0, second: time?.second ?? 0 };
 }
 
+/** TIME_ONLY's parts. */
+const TIME_PARTS = /^(?<h>\d{1,2}):(?<mi>\d{2})(?::(?<s>\d{2}))?\s*(?<ap>[ap]\.?m\.?)?$/i;
+
 /** A time of day alone (TIME_ONLY: `14:22`, `14:22:11`, `02:13:00 PM`), or null. */
 export function scanTimeOfDay(text: string): TimeOfDay | null {
-  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([ap])\.?m\.?)?$/i.exec(text.trim());
-  if (!m) return null;
-  let hour = Number(m[1]);
-  const meridiem = m[4]?.toLowerCase();
-  if (meridiem === "p" && hour < 12) hour += 12;
-  if (meridiem === "a" && hour === 12) hour = 0;
-  const minute = Number(m[2]);
-  const second = m[3] ? Number(m[3]) : 0;
-  return hour <= 23 && minute <= 59 && second <= 59 ? { hour, minute, second } : null;
+  const g = TIME_PARTS.exec(text.trim())?.groups;
+  return g ? clock(g.h, g.mi, g.s, g.ap) : null;
+}
+
+/** A time of day from its printed parts (a missing part is 0; `pm` adds 12 hours, `12 am` is midnight), or null when out of range. */
+function clock(h: string | undefined, mi: string | undefined, s: string | undefined, meridiem: string | undefined): TimeOfDay | null {
+  let hour = h ? Number(h) : 0;
+  const ap = meridiem?.toLowerCase().replace(/\./g, "");
+  if (ap === "pm" && hour < 12) hour += 12;
+  if (ap === "am" && hour === 12) hour = 0;
+  const minute = mi ? Number(mi) : 0;
+  const second = s ? Number(s) : 0;
+  return hour > 23 || minute > 59 || second > 59 ? null : { hour, minute, second };
 }
 
 /** `14:22`, `14:22:11`, `02:13:00 PM`. */
