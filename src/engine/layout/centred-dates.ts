@@ -54,10 +54,13 @@ interface Run {
   mark: Mark;
 }
 
+/** The row's date was claimed from a line below its own (layout/day-rows.ts), not printed on it. */
+const dateBelow = (r: RowDraft): boolean => r.dateY !== undefined && r.dateY !== r.y;
+
 /** The scan's rows re-dated run by run where the table's dates are centred on their runs (see above). */
 export function redateCentredRuns(rows: RowDraft[]): void {
   const dated = rows.filter((r) => !r.inherited).length;
-  const offRow = rows.filter((r) => r.dateY !== undefined && r.dateY !== r.y).length;
+  const offRow = rows.filter(dateBelow).length;
   if (offRow < Math.max(MIN_OFF_ROW_DATES, MIN_OFF_ROW_SHARE * dated)) return;
   // The date of the previous page's last run, for the rows of it the page break carried over.
   let carried: RunDate | null = null;
@@ -87,13 +90,14 @@ function pageRuns(page: RowDraft[], continues: boolean): Run[] | null {
     if (r.inherited) return;
     // A date wrapped in its narrow cell (`03 Jan` over `2026`) is centred as a block: its middle
     // lies half way down to the line its last part was printed on.
-    const own = r.dateY === undefined || r.dateY === r.y;
+    const own = !dateBelow(r);
     const y = own ? r.y : r.dateY!;
     marks.push({ y: (y + (r.dateBottom ?? y)) / 2, row, own });
   });
   marks.sort((a, b) => a.y - b.y);
-  const top = page.map((r) => extent(r)[0]);
-  const bottom = page.map((r) => extent(r)[1]);
+  const extents = page.map(extent);
+  const top = extents.map((e) => e[0]);
+  const bottom = extents.map((e) => e[1]);
   const tolerance = MIDDLE_TOLERANCE * medianPitch(top);
   const geometry: Geometry = { marks, top, bottom, tolerance, continues };
   for (let start = 0; start < page.length && (marks.length === 0 || top[start]! <= marks[0]!.y); start++) {
