@@ -99,7 +99,7 @@ export function splitTyped(tokens: Token[]): Cell[] {
         i += 2;
         continue;
       }
-      if (next && /^(?:₦|NGN|N|\$|#)$/.test(t.text) && /^[\d(+-]/.test(next.text)) {
+      if (next && /^[(+-]?(?:₦|NGN|N|\$|#)$/.test(t.text) && /^[\d(+-]/.test(next.text)) {
         const text = `${t.text}${next.text}`;
         out.push({ text, x0: t.x0, x1: next.x1, kind: cellKind(text) });
         taken = 2;

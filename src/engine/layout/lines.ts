@@ -164,6 +164,7 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
   flush();
   dropAccountingSigns(cells);
   joinDrCrMarkers(cells, h);
+  joinSignedCurrency(cells, h);
   joinDateAndTime(cells, h);
   return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
 }
@@ -199,6 +200,20 @@ function joinDrCrMarkers(cells: Cell[], h: number): void {
     const b = cells[k + 1]!;
     if (a.kind === "money" && b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
       cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
+    }
+  }
+}
+
+/** A sign on a currency mark (`-NGN`, `+₦`): a cell no column holds on its own. */
+const SIGNED_MARK = /^[+-]\s*(?:₦|NGN|N|\$|#)$/;
+
+/** "-NGN" "20,542.34" drawn as two strings is one signed amount, as when drawn as one. */
+function joinSignedCurrency(cells: Cell[], h: number): void {
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const a = cells[k]!;
+    const b = cells[k + 1]!;
+    if (a.kind === "text" && SIGNED_MARK.test(a.text) && b.kind === "money" && /^\d/.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
+      cells.splice(k, 2, { text: `${a.text}${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
     }
   }
 }

@@ -10,6 +10,7 @@ import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type R
 import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
 import { BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import type { Line } from "./lines.ts";
+import { setApartWrappedLabels } from "./wrapped-labels.ts";
 import { moveStrayDates, recoverSerialDates, splitRunTogetherReference, textsByRole, withinBands } from "./repairs.ts";
 
 export type { AmountLine, RoleTexts, RowDraft, TableScan } from "./draft.ts";
@@ -160,7 +161,7 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
 
 /** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
 export function finishScan(st: ScanState): TableScan {
-  attachContinuations(st.rows, st.pendings, st.outside);
+  attachContinuations(st.rows, setApartWrappedLabels(st.pendings, st.outside), st.outside);
   redateCentredRuns(st.rows);
   demoteLeadingRows(st);
   // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
@@ -403,8 +404,9 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
 function onTextLine(st: ScanState, tl: TableLine): void {
   const { line, parts } = tl;
   if (st.rows.length === 0) st.readBeforeFirstRow = true;
-  // A bare number right under a row is the end of its narration ("SCHOOL FEES TERM" / "2"), not a page number.
-  const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.page === st.lastTablePage && line.y - st.lastTableY <= CONTINUATION_GAP * line.h;
+  // A bare number right under a row, or under a line of its wrapped narration, is the end of that
+  // narration ("SCHOOL FEES TERM" / "2"), not a page number: page numbers stand apart.
+  const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.y - lineAbove(st, line) <= CONTINUATION_GAP * line.h;
   // Nor is a bare number at the top of a page, inside the table's columns, that is not the page's
   // number: the end of a reference cut by the page break ("...858531" / "6").
   const cutEnd = BARE_NUMBER.test(line.text.trim()) && Number(line.text.trim()) !== line.page && st.rows.length === st.pageFirstRow && st.rows.length > 0 && st.headerPage !== line.page;
@@ -422,6 +424,13 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   // On a page without a repeated header, lines before its first row may continue the last row
   // too (until a header turns up further down this page: see enterHeader).
   st.pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page });
+}
+
+/** Baseline of the table's last line above `line` on its page (a row's or a continuation's), or -Infinity. */
+function lineAbove(st: ScanState, line: Line): number {
+  const last = st.pendings[st.pendings.length - 1]?.line;
+  const pending = last && last.page === line.page ? last.y : -Infinity;
+  return Math.max(pending, line.page === st.lastTablePage ? st.lastTableY : -Infinity);
 }
 
 /**

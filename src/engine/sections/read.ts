@@ -11,6 +11,7 @@ import type { AccountSection, Checks, Transaction } from "../types.ts";
 import { settleVerdict } from "../verdict.ts";
 import { type DraftTxn, draftTransactions, type KeptRows, keepTransactionRows, rowDates, signedAmountColumn } from "./ledger-rows.ts";
 import { type TableFigures, tableFigures } from "./table-figures.ts";
+import { withTimeColumn } from "./time-column.ts";
 
 /** One account section's table as the layout stage read it. */
 export interface SectionScan {
@@ -58,7 +59,7 @@ export interface ReadSection {
 export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
   const { scan } = s;
   const facts = sectionFacts(scan, ctx.primary);
-  const kept = keepTransactionRows(scan.rows, ctx.coverage);
+  const kept = keepTransactionRows(withTimeColumn(scan.rows), ctx.coverage);
   const dates = rowDates(kept, facts.period);
   const figures = tableFigures(scan.amountLines, scan.rows.length, kept.openingRowBalances[0] ?? null, kept.closingRowBalance);
   const result = reconcileSection(s, kept, dates, figures, facts, ctx);

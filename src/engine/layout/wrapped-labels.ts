@@ -1,0 +1,36 @@
+/**
+ * An opening or closing line whose label wrapped in a narrow cell ("BEGINNING" / "BALANCE", centred
+ * on its figure) leaves the label's words on text lines of their own, around the figure's line.
+ * Read as continuations, they would join the next or previous transaction's narration; a run of
+ * such lines that reads, whole, as nothing but a balance label is set apart instead.
+ */
+import { CONTINUATION_GAP, type Pending } from "./draft.ts";
+import type { Line } from "./lines.ts";
+
+/** A balance label and nothing else: what an opening, brought-forward or closing line prints beside its figure. */
+const LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|final)\s+bal(?:ance)?|bal(?:ance)?\s*[bc]\/?f|balance\s+(?:brought|carried)\s+f(?:or)?w(?:ar)?d)\.?$/i;
+
+/** A label wraps to at most this many lines. */
+const MAX_LABEL_LINES = 3;
+
+/** Removes from `pendings` the runs of adjacent text lines that together read as a balance label, and adds their lines to `outside`. */
+export function setApartWrappedLabels(pendings: Pending[], outside: Line[]): Pending[] {
+  const apart = new Set<number>();
+  for (let i = 0; i < pendings.length; i++) {
+    let text = "";
+    for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
+      if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
+      text = `${text} ${pendings[j]!.line.text}`.trim();
+      // One line is a label already read as such elsewhere (an opening line's own text); only a wrapped one is set apart here.
+      if (j > i && LABEL_ONLY.test(text)) {
+        for (let k = i; k <= j; k++) apart.add(k);
+        break;
+      }
+    }
+  }
+  if (apart.size === 0) return pendings;
+  for (const k of apart) outside.push(pendings[k]!.line);
+  return pendings.filter((_, k) => !apart.has(k));
+}
+
+const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);
