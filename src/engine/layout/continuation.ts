@@ -114,11 +114,15 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    if (b.prev < 0 && carry >= 0 && !preferAbove && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
-      const own = b.lines.length - interleavedWithNext(b, rows, separation);
+    // On a page with no row of its own (the last page holds only the end of the last row), lines
+    // under its repeated headings can only be that end, whichever way the rows align.
+    const tailPage = b.next < 0 && b.lines[0]!.underHeader === true;
+    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
+      const own = tailPage ? closeRun(b) : b.lines.length - interleavedWithNext(b, rows, separation);
       const row = rows[carry]!;
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
-      for (let t = b.lines.length - 1; t >= own; t--) appendParts(rows[b.next]!, b.lines[t]!.parts, "before", b.lines[t]!.line);
+      if (tailPage) for (let t = own; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
+      else for (let t = b.lines.length - 1; t >= own; t--) appendParts(rows[b.next]!, b.lines[t]!.parts, "before", b.lines[t]!.line);
       continue;
     }
     // Lines going up to the next row: attach from the date line upwards while each is close.
@@ -159,6 +163,13 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       for (let t = b.carried; t < b.split; t++) outside.push(b.lines[t]!.line);
     }
   }
+}
+
+/** How many of a block's lines follow each other from its first, each within CONTINUATION_GAP of the one above (a footer further down stands apart). */
+function closeRun(b: Block): number {
+  let n = 1;
+  while (n < b.lines.length && b.lines[n]!.line.y - b.lines[n - 1]!.line.y <= CONTINUATION_GAP * b.lines[n]!.line.h) n++;
+  return n;
 }
 
 /**

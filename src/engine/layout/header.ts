@@ -193,12 +193,20 @@ function isHeader(columns: Column[]): boolean {
   return hasDate && hasMoney && rowsOfMovements && known.length >= MIN_HEADER_COLUMNS && unknown <= known.length;
 }
 
+const TIME_LABEL = /\btime\b/i;
+
 /** The first date column is the row date; later plain "date" columns are value dates. */
 function dedupeDates(columns: Column[]): Column[] {
   let seenDate = false;
   const hasTransDate = columns.some((c) => c.role === "date");
+  let timed = columns.some((c) => c.role === "time");
   return columns.map((c) => {
     if (c.role === "date") {
+      // A second date heading that names a time only ("Trans. Time" after "Trans. Date") heads the rows' times.
+      if (seenDate && !timed && TIME_LABEL.test(c.label) && !/\bdate\b/i.test(c.label)) {
+        timed = true;
+        return { ...c, role: "time" };
+      }
       if (seenDate) return { ...c, role: "value_date" };
       seenDate = true;
     }

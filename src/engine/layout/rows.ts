@@ -231,7 +231,10 @@ function headingTail(lines: Line[], i: number, h: Header): number {
     let k = j + 1;
     while (k < lines.length && lines[k]!.cells.length === 0) k++;
     const next = lines[k];
-    const padded = !next || next.page !== l.page || next.y - l.y > ROW_PADDING_RATIO * gap;
+    // With no line after it on its page nothing shows the padding: a heading word has no figures,
+    // the end of a row cut by the page break (`| 0580680038`, alone on the last page) may.
+    const lastOnPage = !next || next.page !== l.page;
+    const padded = lastOnPage ? !/\d/.test(l.text) : next.y - l.y > ROW_PADDING_RATIO * gap;
     if (!padded) break;
     n++;
     above = l;
