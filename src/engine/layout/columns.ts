@@ -67,15 +67,23 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       // A currency code a narrow amount cell wrapped onto its own line ("26,532.20" / "NGN"), or
       // the plus sign it wrapped above the figure ("+" / "₦42,381.33"; a lone minus is a dash,
       // which amount columns take as an empty cell's mark anyway).
-      if (MONEY.has(role)) return isCurrencyMark(text) || text.trim() === "+" ? NEAR_MISS : FORBIDDEN;
+      if (MONEY.has(role)) return wrappedMark(text) ? NEAR_MISS : FORBIDDEN;
       // A part of a date wrapped in a narrow column ("03 Jan" / "2026," / "AM"), like a bare year or a time.
       if (role === "date" || role === "value_date") return isWrappedDatePart(text) ? NEAR_MISS : FORBIDDEN;
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
       if (role === "drcr") return NEAR_MISS;
       if (role === "currency") return /^[A-Z]{3}$/.test(text.trim()) ? 0 : FORBIDDEN;
-      return TEXTUAL.has(role) ? 0 : FORBIDDEN;
+      // A mark alone is rather the money column's, where a band reaches over both (it is no word of a narration).
+      if (TEXTUAL.has(role)) return wrappedMark(text) && role !== "other" ? SOFT : 0;
+      return FORBIDDEN;
   }
 }
+
+/** A currency mark, with or without a sign or an opening parenthesis (`NGN`, `-NGN`, `(₦`), or a plus sign: what a narrow amount cell wraps onto a line of its own. */
+const wrappedMark = (text: string): boolean => {
+  const t = text.trim();
+  return t === "+" || isCurrencyMark(t) || (/^[(+-]/.test(t) && isCurrencyMark(t.slice(1)));
+};
 
 /** Horizontal cost: gap between the cell and the column band, in percent of the page width. */
 function distanceCost(cell: Cell, col: Column, width: number): number {
