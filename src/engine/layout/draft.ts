@@ -47,6 +47,9 @@ export interface AmountLine {
   text: string;
   /** Index of the next row at the time the line was seen (0 = before any row). */
   rowIndex: number;
+  /** Where the line is printed. */
+  page?: number;
+  y?: number;
 }
 
 export interface TableScan {

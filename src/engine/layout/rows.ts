@@ -161,7 +161,7 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
 
 /** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
 export function finishScan(st: ScanState): TableScan {
-  attachContinuations(st.rows, setApartWrappedLabels(st.pendings, st.outside), st.outside);
+  attachContinuations(st.rows, setApartWrappedLabels(st.pendings, st.outside, st.amountLines), st.outside);
   redateCentredRuns(st.rows);
   demoteLeadingRows(st);
   // Labelled figures before the first row or after the last ("TOTAL DEBITS: ...", "Closing
@@ -182,7 +182,7 @@ function demoteLeadingRows(st: ScanState): void {
   const leading = st.rows.splice(0, n);
   for (const a of st.amountLines) a.rowIndex = Math.max(0, a.rowIndex - n);
   for (const l of st.labelled) l.rowIndex = Math.max(0, l.rowIndex - n);
-  st.amountLines.unshift(...leading.map((r) => ({ cells: r.cells, text: r.leading ?? "", rowIndex: 0 })));
+  st.amountLines.unshift(...leading.map((r) => ({ cells: r.cells, text: r.leading ?? "", rowIndex: 0, page: r.page, y: r.y })));
 }
 
 /**
@@ -395,7 +395,7 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
     st.outside.push(line);
     return;
   }
-  st.amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length });
+  st.amountLines.push({ cells: parts, text: line.text, rowIndex: rows.length, page: line.page, y: line.y });
   st.undatedMoney = labelledLine ? null : { line, row: -1, amountLine: st.amountLines.length - 1 };
   // A labelled figure above the first row ("Opening Balance 1,000.00" under the header) is
   // also a statement fact, whichever column its number fell in.

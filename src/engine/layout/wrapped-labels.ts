@@ -4,7 +4,7 @@
  * Read as continuations, they would join the next or previous transaction's narration; a run of
  * such lines that reads, whole, as nothing but a balance label is set apart instead.
  */
-import { CONTINUATION_GAP, type Pending } from "./draft.ts";
+import { type AmountLine, CONTINUATION_GAP, type Pending } from "./draft.ts";
 import type { Line } from "./lines.ts";
 
 /** A balance label and nothing else: what an opening, brought-forward or closing line prints beside its figure. */
@@ -13,8 +13,11 @@ const LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|fi
 /** A label wraps to at most this many lines. */
 const MAX_LABEL_LINES = 3;
 
-/** Removes from `pendings` the runs of adjacent text lines that together read as a balance label, and adds their lines to `outside`. */
-export function setApartWrappedLabels(pendings: Pending[], outside: Line[]): Pending[] {
+/**
+ * Removes from `pendings` the runs of adjacent text lines that together read as a balance label,
+ * and adds their lines to `outside`; the line of figures they wrap around takes the label.
+ */
+export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amountLines: AmountLine[]): Pending[] {
   const apart = new Set<number>();
   for (let i = 0; i < pendings.length; i++) {
     let text = "";
@@ -24,6 +27,7 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[]): Pen
       // One line is a label already read as such elsewhere (an opening line's own text); only a wrapped one is set apart here.
       if (j > i && LABEL_ONLY.test(text)) {
         for (let k = i; k <= j; k++) apart.add(k);
+        labelFigures(amountLines, pendings[i]!.line, pendings[j]!.line, text);
         break;
       }
     }
@@ -31,6 +35,13 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[]): Pen
   if (apart.size === 0) return pendings;
   for (const k of apart) outside.push(pendings[k]!.line);
   return pendings.filter((_, k) => !apart.has(k));
+}
+
+/** The amount line printed between a wrapped label's first and last lines (or right beside them) takes the label. */
+function labelFigures(amountLines: AmountLine[], first: Line, last: Line, label: string): void {
+  const reach = CONTINUATION_GAP * Math.max(first.h, last.h);
+  const figures = amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
+  if (figures) figures.text = `${label} ${figures.text}`;
 }
 
 const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);

@@ -28,7 +28,9 @@ export function tableFigures(amountLines: AmountLine[], rowCount: number, rowOpe
   for (const a of amountLines) {
     const bal = a.cells.balance ? parseAmount(a.cells.balance) : null;
     if (a.rowIndex === 0 || OPENING_LABEL.test(a.text)) {
-      if (bal && f.opening === null && a.rowIndex === 0) {
+      // An opening line printed after the rows is a newest-first table's first posting's balance before it.
+      const lastLabelled = a.rowIndex === rowCount && !CLOSING_LABEL.test(a.text);
+      if (bal && f.opening === null && (a.rowIndex === 0 || lastLabelled)) {
         f.opening = signedBalance(bal.kobo, bal.marker);
         if (OPENING_LABEL.test(a.text)) f.labelledOpening = f.opening;
       }
