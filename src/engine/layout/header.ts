@@ -354,3 +354,34 @@ function mergeHeaderLines(a: Line, b: Line): Line {
   cells.sort((p, q) => p.x0 - q.x0);
   return { ...a, cells, text: cells.map((c) => c.text).join(" ") };
 }
+
+/**
+ * Columns whose labels wrapped onto lines under the header (`Value` over `Date`, `Running` over
+ * `Balance`, the header's other labels centred between them): each tail word completes the label
+ * it lies under, and the completed label's role replaces the first word's when no other column
+ * holds that role yet.
+ */
+export function completeLabels(columns: Column[], tail: readonly Line[]): Column[] {
+  const out = columns.map((c) => ({ ...c }));
+  let changed = false;
+  for (const line of tail) {
+    for (const cell of line.cells) {
+      let best: Column | null = null;
+      let most = 0;
+      for (const c of out) {
+        const overlap = Math.min(c.x1, cell.x1) - Math.max(c.x0, cell.x0);
+        if (overlap > most) [best, most] = [c, overlap];
+      }
+      if (!best) continue;
+      best.label = `${best.label} ${cell.text}`;
+      const role = labelRole(best.label);
+      if (role && role !== best.role && !out.some((c) => c !== best && c.role === role)) {
+        best.role = role;
+        changed = true;
+      }
+    }
+  }
+  if (!changed) return out;
+  // A role given up (`Value` read as an amount) goes back to the column that was demoted for it.
+  return adoptNarration(dedupeRoles(dedupeDates(out.map((c) => ({ ...c, role: labelRole(c.label) ?? c.role })))));
+}

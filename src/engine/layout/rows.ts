@@ -7,7 +7,7 @@ import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
 import { claimAmountsAbove, continuesDay, dateBelowAmounts, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
-import { type Column, type ColumnRole, type Header, headerAt } from "./header.ts";
+import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
 import { BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import type { Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
@@ -144,7 +144,8 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
     const h = headerAt(lines, i);
     if (h && !opts.oneAccount && startsOtherAccount(st, line)) continue;
     if (h) {
-      const full = { ...h, lineCount: h.lineCount + headingTail(lines, i, h) };
+      const tail = headingTail(lines, i, h);
+      const full = { columns: tail > 0 ? completeLabels(h.columns, lines.slice(i + h.lineCount, i + h.lineCount + tail)) : h.columns, lineCount: h.lineCount + tail };
       enterHeader(st, lines, i, full);
       i += full.lineCount - 1;
       continue;
