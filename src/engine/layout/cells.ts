@@ -52,8 +52,12 @@ function computeKind(text: string): CellKind {
   if (TIME_ONLY.test(t)) return "time";
   const a = parseAmount(t);
   if (a) return a.moneyShaped || a.signed ? "money" : "integer";
+  // The figure of a parenthesised amount a narrow cell wrapped after its opening (`(NGN` / `36,697.59)`).
+  if (CLOSING_HALF.test(t)) return "money";
   return "text";
 }
+
+const CLOSING_HALF = /^\d{1,3}(?:,\d{3})*\.\d{2}\)$/;
 
 /** Longest date made of 1..MAX_DATE_TOKENS consecutive tokens ("02 May 2023 08:21:07 PM" is 5). */
 const MAX_DATE_TOKENS = 6;
