@@ -62,8 +62,8 @@ const CLOSING_HALF = /^\d{1,3}(?:,\d{3})*\.\d{2}\)$/;
 /** Longest date made of 1..MAX_DATE_TOKENS consecutive tokens ("02 May 2023 08:21:07 PM" is 5). */
 const MAX_DATE_TOKENS = 6;
 
-/** Cheap pre-check before trying date spans: dates start with a digit or a month name. */
-const DATE_START = /^(?:\d{1,4}(?:$|[-/.]\d|[-/. ]?[a-z]{3}|st|nd|rd|th|T)|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** Cheap pre-check before trying date spans: dates start with a digit, a month name or a weekday ("Fri, 02 Jan 2026"). */
+const DATE_START = /^(?:\d{1,4}(?:$|[-/.]\d|[-/. ]?[a-z]{3}|st|nd|rd|th|T)|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)/i;
 
 export interface Token {
   text: string;
