@@ -165,6 +165,7 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
   dropAccountingSigns(cells);
   joinDrCrMarkers(cells, h);
   joinSignedCurrency(cells, h);
+  joinWeekday(cells, h);
   joinDateAndTime(cells, h);
   return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
 }
@@ -214,6 +215,20 @@ function joinSignedCurrency(cells: Cell[], h: number): void {
     const b = cells[k + 1]!;
     if (a.kind === "text" && SIGNED_MARK.test(a.text) && b.kind === "money" && /^\d/.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
       cells.splice(k, 2, { text: `${a.text}${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
+    }
+  }
+}
+
+/** A weekday name, as it opens a date ("Sun," or "Sunday"). */
+const WEEKDAY_CELL = /^(?:mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|r|rs|rsday|urday)?\.?,?$/i;
+
+/** "Sun," "04 Jan 2026" drawn as two strings is one date, as when drawn as one. */
+function joinWeekday(cells: Cell[], h: number): void {
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const a = cells[k]!;
+    const b = cells[k + 1]!;
+    if (a.kind === "text" && WEEKDAY_CELL.test(a.text) && b.kind === "date" && b.x0 - a.x1 <= MARKER_GAP * h) {
+      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "date" });
     }
   }
 }
