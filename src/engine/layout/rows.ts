@@ -383,7 +383,8 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
     markTable(st, line);
     return;
   }
-  const near = line.page === st.lastTablePage && line.y - st.lastTableY <= TRAILER_GAP * line.h;
+  // Near the table's last line: a row's, or the last line of its wrapped text (a totals line under a long last narration).
+  const near = line.y - lineAbove(st, line) <= TRAILER_GAP * line.h;
   // Right under the headings, a line with one movement and a balance: a row whose date is printed
   // below it, held as a row until the scan ends (RowDraft.leading, finishScan).
   if (rows.length === 0 && near && !labelledLine && oneMovementAndBalance(parts)) {

@@ -8,7 +8,7 @@ import { type AmountLine, CONTINUATION_GAP, type Pending } from "./draft.ts";
 import type { Line } from "./lines.ts";
 
 /** A balance label and nothing else: what an opening, brought-forward or closing line prints beside its figure. */
-const LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|final)\s+bal(?:ance)?|bal(?:ance)?\s*[bc]\/?f|balance\s+(?:brought|carried)\s+f(?:or)?w(?:ar)?d)\.?$/i;
+const LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|final)\s+bal(?:ance)?|bal(?:ance)?\s*[bc]\/?f|balance\s+(?:brought|carried)\s+f(?:or)?w(?:ar)?d|(?:grand\s+|sub\s*-?\s*)?totals?)\.?:?$/i;
 
 /** A label wraps to at most this many lines. */
 const MAX_LABEL_LINES = 3;
@@ -24,10 +24,10 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
     for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
       if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
       text = `${text} ${pendings[j]!.line.text}`.trim();
-      // One line is a label already read as such elsewhere (an opening line's own text); only a wrapped one is set apart here.
-      if (j > i && LABEL_ONLY.test(text)) {
+      // A label on one line of its own is set apart only beside its figures (an amount line printed
+      // just above or below it, as a centred cell whose figure wrapped prints them).
+      if (LABEL_ONLY.test(text) && labelFigures(amountLines, pendings[i]!.line, pendings[j]!.line, text, j > i)) {
         for (let k = i; k <= j; k++) apart.add(k);
-        labelFigures(amountLines, pendings[i]!.line, pendings[j]!.line, text);
         break;
       }
     }
@@ -37,11 +37,15 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
   return pendings.filter((_, k) => !apart.has(k));
 }
 
-/** The amount line printed between a wrapped label's first and last lines (or right beside them) takes the label. */
-function labelFigures(amountLines: AmountLine[], first: Line, last: Line, label: string): void {
+/**
+ * The amount line printed between a wrapped label's first and last lines (or right beside them)
+ * takes the label; whether there was one (a wrapped label is set apart either way).
+ */
+function labelFigures(amountLines: AmountLine[], first: Line, last: Line, label: string, wrapped: boolean): boolean {
   const reach = CONTINUATION_GAP * Math.max(first.h, last.h);
   const figures = amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
   if (figures) figures.text = `${label} ${figures.text}`;
+  return figures !== undefined || wrapped;
 }
 
 const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);
