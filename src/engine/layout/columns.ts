@@ -1,6 +1,6 @@
 import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark } from "../money.ts";
-import type { Cell, CellKind } from "./cells.ts";
+import type { Cell, CellKind, Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -608,9 +608,8 @@ const EDGE_TOLERANCE = 0.3;
 export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
   const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr")).map((c) => c.x0);
   if (edges.length === 0 || line.source === "sheet") return line;
-  const tol = EDGE_TOLERANCE * line.h;
   // Nearly every line has nothing to cut: it is answered before any cell is rebuilt.
-  if (!line.cells.some((cell) => crossesEdge(cell, edges, tol))) return line;
+  if (!line.cells.some((cell) => crossesEdge(cell, edges, line.h))) return line;
   let changed = false;
   const cells: Cell[] = [];
   for (const cell of line.cells) {
@@ -625,8 +624,7 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
     };
     for (let k = 1; k < words.length; k++) {
       const w = words[k]!;
-      const start = piece[0]!.x0;
-      if (edges.some((e) => start < e - tol && w.x0 >= e - tol)) {
+      if (cutsBefore(piece[0]!.x0, words[k - 1]!, w, edges, line.h)) {
         flush();
         piece = [w];
         changed = true;
@@ -637,14 +635,29 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
   return changed ? { ...line, cells } : line;
 }
 
-/** Some word of a text cell after its first starts at or past an edge its first word is before (the cut test above). */
-function crossesEdge(cell: Cell, edges: number[], tol: number): boolean {
+/** Some word of a text cell after its first starts a column its first word is before (the cut test above). */
+function crossesEdge(cell: Cell, edges: number[], h: number): boolean {
   const words = cell.words;
   if (cell.kind !== "text" || !words || words.length < 2) return false;
-  const start = words[0]!.x0;
-  for (let k = 1; k < words.length; k++) {
-    const x = words[k]!.x0;
-    for (const e of edges) if (start < e - tol && x >= e - tol) return true;
+  for (let k = 1; k < words.length; k++) if (cutsBefore(words[0]!.x0, words[k - 1]!, words[k]!, edges, h)) return true;
+  return false;
+}
+
+/** A gap between two words wider than this share of the glyph height is more than a word space (~0.25). */
+const CELL_GAP = 0.4;
+
+/**
+ * Whether a run that starts at `start` is cut before word `w`: the word starts at or past a text
+ * column's left edge, or lies mostly past it after a gap wider than a word space, the word before
+ * it ending before the edge (a cell left-aligned a little inside its heading's start: `TRX… Inflow`
+ * under Reference and Tag).
+ */
+function cutsBefore(start: number, prev: Token, w: Token, edges: number[], h: number): boolean {
+  const tol = EDGE_TOLERANCE * h;
+  for (const e of edges) {
+    if (start >= e - tol) continue;
+    if (w.x0 >= e - tol) return true;
+    if (prev.x1 <= e && (w.x0 + w.x1) / 2 >= e && w.x0 - prev.x1 >= CELL_GAP * h) return true;
   }
   return false;
 }
