@@ -1,0 +1,222 @@
+/**
+ * Rules found by printing statement layouts drawn at random (fixtures/wild/_gen/layout-fuzz.ts):
+ * cells that wrap in tight HTML tables, headings that name a time, signs on currency marks, labels
+ * wrapped around their figures, a row's end alone on the last page. The wild corpus holds the
+ * Chromium documents (`chromium-layout-*`); these pin each rule on its own, with the case it must
+ * leave alone.
+ */
+import { describe, expect, test } from "bun:test";
+import { assembleStatement } from "../../src/engine/assemble.ts";
+import type { Piece } from "./layout-helpers.ts";
+import { page, pdfDoc } from "./layout-helpers.ts";
+
+type Line = [number, ...Piece[]];
+const FACTS: Line[] = [
+  [40, [20, "Account Name: ADA OBI"]],
+  [52, [20, "Account Number: 0123456789"]],
+];
+const OPENING: Line = [64, [20, "Opening Balance: 10,000.00"]];
+const brief = (r: ReturnType<typeof assembleStatement>) => r.transactions.map((t) => [t.date, t.narration, t.debit, t.credit, t.balance]);
+const read = (...pages: Line[][]) => assembleStatement(pdfDoc(...pages.map((lines, i) => page(i + 1, lines))));
+
+describe("wrapped narrations", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  test("a bare number under the last line of a wrapped narration ends it; a page number at the foot stays out", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [90, "TRANSFER TO ADA OBI"]],
+      [132, [20, "02/01/2026"], [90, "FOR RENT AND OTHER"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [144, [90, "EXPENSES"]],
+      [156, [90, "27"]],
+      [180, [90, "TRANSFER FROM TUNDE"], [20, "03/01/2026"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [800, [290, "2"]],
+    ]);
+    expect(brief(r)[0]![1]).toBe("TRANSFER TO ADA OBI FOR RENT AND OTHER EXPENSES 27");
+    expect(brief(r)[1]![1]).toBe("TRANSFER FROM TUNDE");
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+});
+
+describe("a column of times beside the date (too far from it to be read as one date and time)", () => {
+  test("a second date heading that names a time heads the rows' times", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Trans. Date"], [110, "Trans. Time"], [170, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [120, [20, "02/01/2026"], [110, "14:05:09"], [170, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [110, "08:00:00"], [170, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T14:05:09+01:00", "2026-01-03T08:00:00+01:00"]);
+  });
+
+  test("a second date-headed column that prints only times is the rows' time column", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [110, "Timestamp"], [170, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [120, [20, "02/01/2026"], [110, "14:05:09"], [170, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [110, "08:00:00"], [170, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T14:05:09+01:00", "2026-01-03T08:00:00+01:00"]);
+  });
+
+  test("a value date column of dates stays a value date", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Trans. Date"], [80, "Value Date"], [170, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [120, [20, "02/01/2026"], [80, "03/01/2026"], [170, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [80, "04/01/2026"], [170, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T00:00:00+01:00", "2026-01-03T00:00:00+01:00"]);
+  });
+});
+
+describe("signs and parentheses on currency marks", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Description"], [260, "Reference"], [380, "Amount"], [470, "Balance"]];
+  test("-NGN, +NGN and (NGN drawn apart from or with their figure sign it", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [260, "TRX1001"], [370, "-NGN"], { r: 420, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "TRANSFER FROM TUNDE"], [260, "TRX1002"], [370, "+NGN"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [148, [20, "04/01/2026"], [90, "AIRTIME MTN"], [260, "TRX1003"], { r: 420, t: "(NGN 200.00)" }, { r: 510, t: "9,300.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[2], t[3]])).toEqual([["1000.00", "0.00"], ["0.00", "500.00"], ["200.00", "0.00"]]);
+    expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002", "TRX1003"]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("a parenthesised amount wrapped after its opening mark is one debit", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [260, "TRX1001"], { r: 420, t: "(NGN" }, { r: 510, t: "9,000.00" }],
+      [132, { r: 420, t: "1,000.00)" }],
+      [150, [20, "03/01/2026"], [90, "SALARY"], [260, "TRX1002"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[2], t[3]])).toEqual([["1000.00", "0.00"], ["0.00", "500.00"]]);
+  });
+});
+
+describe("balance labels wrapped around their figure", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Narration"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  test("an opening line's label wrapped above and below its figure is no text of the first row", () => {
+    const r = read([
+      ...FACTS,
+      HEAD,
+      [116, [90, "BEGINNING"]],
+      [122, { r: 510, t: "10,000.00" }],
+      [128, [90, "BALANCE"]],
+      [146, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [160, [20, "03/01/2026"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "SALARY"]);
+    expect(r.metadata.opening_balance).toBe("10000.00");
+  });
+
+  test("at the foot of a newest-first table the wrapped opening line is the opening, not the closing", () => {
+    const r = read([
+      ...FACTS,
+      HEAD,
+      [120, [20, "03/01/2026"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [134, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [150, [90, "OPENING"]],
+      [156, { r: 510, t: "10,000.00" }],
+      [162, [90, "BALANCE"]],
+    ]);
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "SALARY"]);
+    expect([r.metadata.opening_balance, r.metadata.closing_balance]).toEqual(["10000.00", "9500.00"]);
+    expect(r.checks.verdict).toBe("verified");
+  });
+
+  test("a TOTAL label on the line above its figures is no text of the last row", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "TRANSFER FROM TUNDE"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [146, [90, "BAKARE"]],
+      [164, [90, "TOTAL"]],
+      [170, { r: 370, t: "1,000.00" }, { r: 440, t: "500.00" }],
+    ]);
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "TRANSFER FROM TUNDE BAKARE"]);
+  });
+});
+
+describe("dates", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  test("a date opening with its weekday, drawn in one string or two, and one wrapped after its day", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "Fri, 02 Jan 2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "Sat,"], [42, "03 Jan 2026"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [148, [20, "Sun, 04"], [90, "AIRTIME MTN"], { r: 370, t: "100.00" }, { r: 510, t: "9,400.00" }],
+      [157, [20, "Jan 2026"]],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T00:00:00+01:00", "2026-01-03T00:00:00+01:00", "2026-01-04T00:00:00+01:00"]);
+  });
+
+  test("an ordinal day wrapped over three lines is one date", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "2nd"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [129, [20, "Jan"]],
+      [138, [20, "2026"]],
+      [156, [20, "3rd"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [165, [20, "Jan"]],
+      [174, [20, "2026"]],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T00:00:00+01:00", "2026-01-03T00:00:00+01:00"]);
+  });
+});
+
+describe("headings", () => {
+  test("a label wrapped under the header (Value over Date) completes the label above it", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [94, [80, "Value"]],
+      [100, [20, "Date"], [140, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [106, [80, "Date"]],
+      [124, [20, "02/01/2026"], [80, "02/01/2026"], [140, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [138, [20, "03/01/2026"], [80, "04/01/2026"], [140, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "9500.00"],
+    ]);
+  });
+
+  test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
+    // "TRX1001" under Reference and "Inflow" under Tag, drawn as one string with a gap of ~0.6 glyph heights.
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Description"], [220, "Reference"], [285, "Tag"], [380, "Amount"], [470, "Balance"]],
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [220, "TRX1001      Shopping"], { r: 420, t: "-1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "SALARY"], [220, "TRX1002      Inflow"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002"]);
+  });
+});
+
+describe("the end of the last row alone on the last page", () => {
+  test("is that row's, under the page's repeated headings", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [...FACTS, OPENING, HEAD, [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }], [140, [90, "TRANSFER FROM TUNDE"]], [146, [20, "03/01/2026"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }], [152, [90, "BAKARE | ACCESS"]]],
+      [[40, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]], [56, [90, "| 0580680038"]]],
+    );
+    expect(brief(r)[1]![1]).toBe("TRANSFER FROM TUNDE BAKARE | ACCESS | 0580680038");
+  });
+});
