@@ -119,6 +119,24 @@ describe("balance labels wrapped around their figure", () => {
     expect(r.metadata.opening_balance).toBe("10000.00");
   });
 
+  test("an opening figure above a wrapped date is not claimed as that date's row (a balance alone moved no money)", () => {
+    const r = read([
+      ...FACTS,
+      HEAD,
+      [116, [90, "PREVIOUS"]],
+      [122, { r: 510, t: "10,000.00" }],
+      [128, [90, "BALANCE"]],
+      [146, [20, "2026-"], [90, "SALARY"]],
+      [152, [20, "01-03"], { r: 440, t: "500.00" }, { r: 510, t: "10,500.00" }],
+      [170, [20, "2026-01-04"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,500.00" }],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "10500.00"],
+      ["2026-01-04T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9500.00"],
+    ]);
+    expect(r.metadata.opening_balance).toBe("10000.00");
+  });
+
   test("at the foot of a newest-first table the wrapped opening line is the opening, not the closing", () => {
     const r = read([
       ...FACTS,
