@@ -182,6 +182,22 @@ describe("dates", () => {
     expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T00:00:00+01:00", "2026-01-03T00:00:00+01:00", "2026-01-04T00:00:00+01:00"]);
   });
 
+  test("the day of a value date wrapped over a page break stays in its column, not in the narration", () => {
+    const HEAD: Line = [100, [20, "Date"], [80, "Value Date"], [140, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [120, [20, "24/01/2026"], [80, "24/01/2026"], [140, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "10,500.00" }],
+        [800, [20, "25/01/2026"], [80, "25"], [140, "POS SPAR"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,500.00" }],
+        [813, [80, "January"], [140, "LEKKI"]],
+      ],
+      [[40, ...HEAD.slice(1)] as Line, [56, [80, "2026"]], [80, [20, "26/01/2026"], [80, "26/01/2026"], [140, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,400.00" }]],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["SALARY", "POS SPAR LEKKI", "AIRTIME"]);
+  });
+
   test("an ordinal day wrapped over three lines is one date", () => {
     const r = read([
       ...FACTS,

@@ -50,8 +50,8 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       return TEXTUAL.has(role) ? SOFT : FORBIDDEN;
     case "integer":
       if (role === "reference" || role === "narration" || role === "other") return 0;
-      // The year of a date printed over two lines ("02 Dec" / "2024").
-      if ((role === "date" || role === "value_date") && /^(?:19|20)\d\d$/.test(text.trim())) return NEAR_MISS;
+      // The year of a date printed over two lines ("02 Dec" / "2024"), or its day ("25" / "January" / "2026").
+      if ((role === "date" || role === "value_date") && /^(?:(?:19|20)\d\d|0?[1-9]|[12]\d|3[01])$/.test(text.trim())) return NEAR_MISS;
       // Phone, meter, session and zero-padded reference numbers are never amounts.
       if (NEVER_AMOUNT.test(text.trim())) return FORBIDDEN;
       return MONEY.has(role) ? SOFT : FORBIDDEN;
