@@ -50,9 +50,9 @@ const WEEKDAY = new RegExp(String.raw`^${WEEKDAY_NAME}\.?,?\s+(?=[a-z\d])`, "i")
 /**
  * A date cell wrapped in a narrow column leaves word-sized parts on the lines below its first
  * ("03 Jan" / "2026," / "12:53" / "AM"): a year with its punctuation, a meridiem, a weekday or a
- * month name.
+ * month name, or a month-first date's day with its comma ("Jan" / "5," / "2026").
  */
-const DATE_PART = new RegExp(String.raw`^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|${WEEKDAY_NAME}\.?,?|${MON}\.?,?)$`, "i");
+const DATE_PART = new RegExp(String.raw`^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|${WEEKDAY_NAME}\.?,?|${MON}\.?,?|(?:0?[1-9]|[12]\d|3[01]),)$`, "i");
 export const isWrappedDatePart = (text: string): boolean => DATE_PART.test(text.trim());
 
 function fullYear(y: string): number {

@@ -198,6 +198,22 @@ describe("dates", () => {
     expect(brief(r).map((t) => t[1])).toEqual(["SALARY", "POS SPAR LEKKI", "AIRTIME"]);
   });
 
+  test("a month-first value date wrapped after its month, cut by a page break, leaves its day (`5,`) in its column and the narration's line whole", () => {
+    const HEAD: Line = [100, [20, "Date"], [80, "Value Date"], [140, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [120, [20, "Jan 4, 2026"], [80, "Jan 4, 2026"], [140, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+        [800, [20, "Jan 5,"], [80, "Jan"], [140, "TRANSFER"], { r: 440, t: "500.00" }, { r: 510, t: "10,400.00" }],
+        [809, [20, "2026"], [80, "5,"], [140, "FROM ADA"]],
+      ],
+      [[40, ...HEAD.slice(1)] as Line, [56, [80, "2026"], [140, "OBI"]], [80, [20, "Jan 6, 2026"], [80, "Jan 6, 2026"], [140, "SALARY"], { r: 440, t: "100.00" }, { r: 510, t: "10,500.00" }]],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["AIRTIME", "TRANSFER FROM ADA OBI", "SALARY"]);
+  });
+
   test("an ordinal day wrapped over three lines is one date", () => {
     const r = read([
       ...FACTS,
