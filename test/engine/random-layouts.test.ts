@@ -247,6 +247,23 @@ describe("headings", () => {
     ]);
   });
 
+  test("labels centred over three lines, the third a header's words too (Posted, Date, Details, Amount), complete the labels above", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [94, [20, "Date"], [80, "Value"], [140, "Transaction"], [350, "Debit"]],
+      [100, [240, "Trans. Ref"], [420, "Deposits"], [480, "Balance"]],
+      [106, [20, "Posted"], [80, "Date"], [140, "Details"], [345, "Amount"]],
+      [124, [20, "02/01/2026"], [80, "02/01/2026"], [140, "POS SPAR LEKKI"], [240, "TRX1001"], { r: 385, t: "1,000.00" }, { r: 520, t: "9,000.00" }],
+      [138, [20, "03/01/2026"], [80, "04/01/2026"], [140, "SALARY"], [240, "TRX1002"], { r: 460, t: "500.00" }, { r: 520, t: "9,500.00" }],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "9500.00"],
+    ]);
+    expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002"]);
+  });
+
   test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
     // "TRX1001" under Reference and "Inflow" under Tag, drawn as one string with a gap of ~0.6 glyph heights.
     const r = read([

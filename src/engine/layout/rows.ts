@@ -218,7 +218,9 @@ const ROW_PADDING_RATIO = 1.5;
  * "Number"): every cell is a word under a heading label, as close as the heading's own lines, and
  * the table's padding follows before the next line. Left alone they would read as a continuation
  * of the row above (the last row of the page before). A row's wrapped text under a repeated
- * header is spaced like the rows after it, so it is never taken.
+ * header is spaced like the rows after it, so it is never taken. Such a line may read as a header
+ * of its own (`Posted  Date  Details  Amount` under `Date  Value  Transaction  Debit`, labels
+ * centred over three lines): it is still the labels' last words.
  */
 function headingTail(lines: Line[], i: number, h: Header): number {
   let n = 0;
@@ -228,7 +230,7 @@ function headingTail(lines: Line[], i: number, h: Header): number {
     const gap = l.y - above.y;
     const close = l.page === above.page && gap <= HEADING_TAIL_GAP * Math.max(l.h, above.h);
     const underLabels = l.cells.length > 0 && l.cells.every((c) => c.kind === "text" && h.columns.some((col) => Math.min(col.x1, c.x1) - Math.max(col.x0, c.x0) > 0));
-    if (!close || !underLabels || headerAt(lines, j)) break;
+    if (!close || !underLabels) break;
     let k = j + 1;
     while (k < lines.length && lines[k]!.cells.length === 0) k++;
     const next = lines[k];
