@@ -7,6 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { assembleStatement } from "../../src/engine/assemble.ts";
+import { splitTyped } from "../../src/engine/layout/cells.ts";
 import type { Piece } from "./layout-helpers.ts";
 import { page, pdfDoc } from "./layout-helpers.ts";
 
@@ -88,6 +89,14 @@ describe("signs and parentheses on currency marks", () => {
     expect(brief(r).map((t) => [t[2], t[3]])).toEqual([["1000.00", "0.00"], ["0.00", "500.00"], ["200.00", "0.00"]]);
     expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002", "TRX1003"]);
     expect(r.row_wise_reconcilable).toBe(true);
+  });
+
+  test("an amount's DR/CR suffix drawn in one string with the next amount's currency mark still signs it", () => {
+    const at = (text: string, x0: number, x1: number) => ({ text, x0, x1 });
+    const cells = splitTyped([at("NGN", 364, 390), at("73,200.04", 392, 447), at("CR", 454, 466), at("NGN", 473, 499), at("1,023,650.89", 501, 575)]);
+    expect(cells.map((c) => [c.text, c.kind])).toEqual([["NGN73,200.04 CR", "money"], ["NGN1,023,650.89", "money"]]);
+    // A marker word inside a phrase stays a word.
+    expect(splitTyped([at("TOTAL", 10, 40), at("CR", 44, 56), at("NGN", 60, 80)]).map((c) => c.kind)).toEqual(["text"]);
   });
 
   test("a parenthesised amount wrapped after its opening mark is one debit", () => {

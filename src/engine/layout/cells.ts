@@ -1,5 +1,5 @@
 import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
-import { isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
+import { isCurrencyMark, isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
 import { isJsSpace } from "../whitespace.ts";
 
 /**
@@ -110,8 +110,10 @@ export function splitTyped(tokens: Token[]): Cell[] {
       } else {
         let kind = cellKind(t.text);
         const prev = out[out.length - 1];
-        // "Debit" or "CR" inside a phrase ("Total Debit") is a word, not a DR/CR marker.
-        if (kind === "drcr" && (prev?.kind === "text" || (tokens[i + 1] && cellKind(tokens[i + 1]!.text) === "text"))) kind = "text";
+        // "Debit" or "CR" inside a phrase ("Total Debit") is a word, not a DR/CR marker; before the
+        // currency mark of the next amount (`73,200.04 CR NGN 1,023,650.89`, one string) it is not in one.
+        const after = tokens[i + 1]?.text;
+        if (kind === "drcr" && (prev?.kind === "text" || (after !== undefined && cellKind(after) === "text" && !isCurrencyMark(after)))) kind = "text";
         // A number inside a phrase ("... TRANSACTION 103265", "SALARY APR 2024 ...") is part of the text.
         if (kind === "integer" && prev?.kind === "text") kind = "text";
         // A spaced hyphen between words of one run ("Transfer from X - rent") is punctuation, not an
