@@ -6,7 +6,8 @@
  * leave alone.
  */
 import { describe, expect, test } from "bun:test";
-import { assembleStatement } from "../../src/engine/assemble.ts";
+import { assembleStatement, documentLines } from "../../src/engine/assemble.ts";
+import { stitchBrokenDates } from "../../src/engine/layout/stitch.ts";
 import { splitTyped } from "../../src/engine/layout/cells.ts";
 import type { Piece } from "./layout-helpers.ts";
 import { page, pdfDoc } from "./layout-helpers.ts";
@@ -221,6 +222,19 @@ describe("dates", () => {
       [[40, ...HEAD.slice(1)] as Line, [56, [80, "2026"], [140, "OBI"]], [80, [20, "Jan 6, 2026"], [80, "Jan 6, 2026"], [140, "SALARY"], { r: 440, t: "100.00" }, { r: 510, t: "10,500.00" }]],
     );
     expect(brief(r).map((t) => t[1])).toEqual(["AIRTIME", "TRANSFER FROM ADA OBI", "SALARY"]);
+  });
+
+  test("a transaction date and a value date both wrapped over three lines are both put back on the row's line", () => {
+    const lines = documentLines(
+      pdfDoc(page(1, [
+        [100, [20, "Date"], [80, "Value Date"], [140, "Description"], [330, "Debit"], [470, "Balance"]],
+        [120, [20, "04"], [80, "04"], [140, "TRANSFER TO"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [129, [20, "Feb,"], [80, "Feb,"], [140, "ADA OBI FOR"]],
+        [138, [20, "2026"], [80, "2026"], [140, "RENT AND"]],
+      ])),
+    );
+    const stitched = stitchBrokenDates(lines).map((l) => l.cells.map((c) => c.text));
+    expect(stitched.slice(1)).toEqual([["04 Feb, 2026", "04 Feb, 2026", "TRANSFER TO", "1,000.00", "8,900.00"], ["ADA OBI FOR"], ["RENT AND"]]);
   });
 
   test("an ordinal day wrapped over three lines is one date", () => {

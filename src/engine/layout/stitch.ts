@@ -65,9 +65,11 @@ interface Found {
 export function stitchBrokenDates(lines: Line[]): Line[] {
   const out = stitchBrokenTimes(lines);
   for (let i = 0; i < out.length; i++) {
-    const line = out[i]!;
-    if (line.source !== "pdf") continue;
-    for (let k = 0; k < line.cells.length; k++) {
+    if (out[i]!.source !== "pdf") continue;
+    // A row may wrap two dates (a transaction date and a value date, side by side): each is put back.
+    let first = true;
+    for (let k = 0; k < out[i]!.cells.length; k++) {
+      const line = out[i]!;
       const head = line.cells[k]!;
       if (!isHead(head)) continue;
       const stitched = stitchFrom(out, i, head);
@@ -75,17 +77,28 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
       const cells = line.cells.slice();
       const last = stitched.pieces[stitched.pieces.length - 1]!;
       cells[k] = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
-      const lastLine = out[last.line]!;
-      // The row still reaches down to where the date ended (same page), for its continuation lines.
-      out[i] = { ...withCells(line, cells), bottom: lastLine.page === line.page ? lastLine.y : line.y, ...(lastLine.page !== line.page ? { continuedOn: { page: lastLine.page, y: lastLine.y } } : {}) };
+      out[i] = reachingDown(withCells(line, cells), out[last.line]!, first);
+      first = false;
       for (const p of stitched.pieces) {
         const below = out[p.line]!;
         out[p.line] = withCells(below, below.cells.filter((_, n) => n !== p.cell));
       }
-      break;
     }
   }
   return out;
+}
+
+/**
+ * The row still reaches down to where its date ended (same page), for its continuation lines, or
+ * goes on at the top of the next page; a second date of the row keeps the further reach.
+ */
+function reachingDown(line: Line, lastLine: Line, first: boolean): Line {
+  const samePage = lastLine.page === line.page;
+  const bottom = samePage ? lastLine.y : line.y;
+  if (first) return { ...line, bottom, ...(samePage ? {} : { continuedOn: { page: lastLine.page, y: lastLine.y } }) };
+  if (line.continuedOn) return line;
+  if (!samePage) return { ...line, continuedOn: { page: lastLine.page, y: lastLine.y } };
+  return { ...line, bottom: Math.max(line.bottom ?? line.y, bottom) };
 }
 
 /**
