@@ -237,6 +237,21 @@ describe("dates", () => {
     expect(stitched.slice(1)).toEqual([["04 Feb, 2026", "04 Feb, 2026", "TRANSFER TO", "1,000.00", "8,900.00"], ["ADA OBI FOR"], ["RENT AND"]]);
   });
 
+  test("a month-first date wrapped before its year, the time beside the year, keeps its year and time", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [140, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [120, [20, "Jan 10,"], [140, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [129, [20, "2026"], [44, "6:11"]],
+      [138, [20, "AM"]],
+      [156, [20, "Jan 11,"], [140, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [165, [20, "2026"], [44, "3:05"]],
+      [174, [20, "PM"]],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-10T06:11:00+01:00", "2026-01-11T15:05:00+01:00"]);
+  });
+
   test("an ordinal day wrapped over three lines is one date", () => {
     const r = read([
       ...FACTS,
