@@ -252,6 +252,21 @@ describe("dates", () => {
     expect(brief(r).map((t) => t[0])).toEqual(["2026-01-10T06:11:00+01:00", "2026-01-11T15:05:00+01:00"]);
   });
 
+  test("a weekday wrapped onto its own line above the rest of its date starts that date", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Time"], [140, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+      [120, [20, "Sun,"], [90, "14:15:46"], [140, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [129, [20, "11 Jan"]],
+      [138, [20, "2026"]],
+      [156, [20, "Mon,"], [90, "08:00:00"], [140, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [165, [20, "12 Jan"]],
+      [174, [20, "2026"]],
+    ]);
+    expect(brief(r).map((t) => t[0])).toEqual(["2026-01-11T14:15:46+01:00", "2026-01-12T08:00:00+01:00"]);
+  });
+
   test("an ordinal day wrapped over three lines is one date", () => {
     const r = read([
       ...FACTS,
