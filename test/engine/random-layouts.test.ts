@@ -100,6 +100,23 @@ describe("signs and parentheses on currency marks", () => {
     expect(splitTyped([at("TOTAL", 10, 40), at("CR", 44, 56), at("NGN", 60, 80)]).map((c) => c.kind)).toEqual(["text"]);
   });
 
+  test("an amount's DR/CR suffix run into the narration right after it signs the amount, not the narration", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [150, "Amount"], [210, "Description"], [470, "Balance"]],
+      [120, [20, "02/01/2026"], { r: 200, t: "₦1,000.00" }, [204, "DR POS SPAR LEKKI"], { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], { r: 200, t: "₦500.00" }, [204, "CR SALARY JAN"], { r: 510, t: "9,500.00" }],
+      [148, [20, "04/01/2026"], { r: 200, t: "₦100.00 DR" }, [215, "DR ADAMU CLINIC"], { r: 510, t: "9,400.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[1], t[2], t[3]])).toEqual([
+      ["POS SPAR LEKKI", "1000.00", "0.00"],
+      ["SALARY JAN", "0.00", "500.00"],
+      // An amount with its own marker leaves the narration's words alone.
+      ["DR ADAMU CLINIC", "100.00", "0.00"],
+    ]);
+  });
+
   test("a parenthesised amount wrapped after its opening mark is one debit", () => {
     const r = read([
       ...FACTS,

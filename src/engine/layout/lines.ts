@@ -194,14 +194,26 @@ function dropAccountingSigns(cells: Cell[]): void {
 /** A DR/CR marker drawn apart from its amount, closer than this many glyph heights, belongs to it. */
 const MARKER_GAP = 1.5;
 
-/** "1,234.56" "CR" drawn as two strings is one signed amount; a marker farther away is its own column. */
+/**
+ * "1,234.56" "CR" drawn as two strings is one signed amount; a marker farther away is its own
+ * column. So is a marker run into the text after it (`DR POS PURCHASE`: an amount column right
+ * before the narration, the cells tight), when the amount has no marker of its own.
+ */
 function joinDrCrMarkers(cells: Cell[], h: number): void {
   for (let k = cells.length - 2; k >= 0; k--) {
     const a = cells[k]!;
     const b = cells[k + 1]!;
-    if (a.kind === "money" && b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
+    if (a.kind !== "money" || b.x0 - a.x1 > MARKER_GAP * h) continue;
+    if (b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text)) {
       cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
+      continue;
     }
+    const words = b.kind === "text" ? b.words : undefined;
+    if (!words || words.length < 2 || !/^(?:DR|CR)$/.test(words[0]!.text) || /(?:DR|CR)\)?$/i.test(a.text)) continue;
+    const rest = words.slice(1);
+    const text: Cell = { text: rest.map((w) => w.text).join(" "), x0: rest[0]!.x0, x1: b.x1, kind: "text" };
+    if (rest.length > 1) text.words = rest;
+    cells.splice(k, 2, { text: `${a.text} ${words[0]!.text}`, x0: a.x0, x1: words[0]!.x1, kind: "money" }, text);
   }
 }
 
