@@ -339,7 +339,7 @@ describe("headings", () => {
     const r = read([
       ...FACTS,
       OPENING,
-      [100, [20, "Date"], [90, "Description"], [220, "Reference"], [285, "Tag"], [380, "Amount"], [470, "Balance"]],
+      [100, [20, "Date"], [90, "Description"], [220, "Reference"], [282, "Tag"], [380, "Amount"], [470, "Balance"]],
       [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [220, "TRX1001      Shopping"], { r: 420, t: "-1,000.00" }, { r: 510, t: "9,000.00" }],
       [134, [20, "03/01/2026"], [90, "SALARY"], [220, "TRX1002      Inflow"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
     ]);

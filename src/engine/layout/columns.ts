@@ -645,19 +645,22 @@ function crossesEdge(cell: Cell, edges: number[], h: number): boolean {
 
 /** A gap between two words wider than this share of the glyph height is more than a word space (~0.25). */
 const CELL_GAP = 0.4;
+/** A cell's text starts at most this many glyph heights before its heading's start (padding differs a little). */
+const NEAR_EDGE = 0.75;
 
 /**
  * Whether a run that starts at `start` is cut before word `w`: the word starts at or past a text
- * column's left edge, or lies mostly past it after a gap wider than a word space, the word before
- * it ending before the edge (a cell left-aligned a little inside its heading's start: `TRX… Inflow`
- * under Reference and Tag).
+ * column's left edge, or just before it and lies mostly past it, after a gap wider than a word
+ * space, the word before it ending before the edge (a cell left-aligned a little inside its
+ * heading's start: `TRX… Inflow` under Reference and Tag). A narration's last word that overflows
+ * into the next column starts well before its edge, and stays.
  */
 function cutsBefore(start: number, prev: Token, w: Token, edges: number[], h: number): boolean {
   const tol = EDGE_TOLERANCE * h;
   for (const e of edges) {
     if (start >= e - tol) continue;
     if (w.x0 >= e - tol) return true;
-    if (prev.x1 <= e && (w.x0 + w.x1) / 2 >= e && w.x0 - prev.x1 >= CELL_GAP * h) return true;
+    if (prev.x1 <= e && w.x0 >= e - NEAR_EDGE * h && (w.x0 + w.x1) / 2 >= e && w.x0 - prev.x1 >= CELL_GAP * h) return true;
   }
   return false;
 }
