@@ -284,6 +284,35 @@ describe("dates", () => {
     expect(brief(r).map((t) => t[0])).toEqual(["2026-01-11T14:15:46+01:00", "2026-01-12T08:00:00+01:00"]);
   });
 
+  test("a date wrapped across a page break goes on past the next page's repeated headings, and no row takes the next row's date", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [120, [20, "4"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+        [129, [20, "January"]],
+        [138, [20, "2026"]],
+        [790, [20, "5"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [799, [20, "January"]],
+      ],
+      [
+        [40, [20, "Txn"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+        [49, [20, "Date"]],
+        [64, [20, "2026"]],
+        [80, [20, "6"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,400.00" }],
+        [89, [20, "January"]],
+        [98, [20, "2026"]],
+      ],
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-04T00:00:00+01:00", "AIRTIME"],
+      ["2026-01-05T00:00:00+01:00", "TRANSFER TO ADA"],
+      ["2026-01-06T00:00:00+01:00", "SALARY"],
+    ]);
+  });
+
   test("an ordinal day wrapped over three lines is one date", () => {
     const r = read([
       ...FACTS,

@@ -128,6 +128,9 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
     const m = below.cells.findIndex((c) => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol);
     if (m < 0) continue;
     const piece = below.cells[m]!;
+    // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
+    // date goes on with the first piece that has a figure (its year, day or time).
+    if (below.page !== prev.page && !/\d/.test(piece.text)) continue;
     if (!isPiece(piece)) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
     if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
