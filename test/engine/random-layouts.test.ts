@@ -363,6 +363,20 @@ describe("headings", () => {
     expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002"]);
   });
 
+  test("two headings printed as one run (`Channel Dr/Cr`) are two columns, not a Credit column", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Narrative"], [300, "Channel Dr/Cr"], { r: 460, t: "Amount" }, { r: 540, t: "Balance" }],
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [300, "MOBILE"], [345, "DR"], { r: 460, t: "1,000.00" }, { r: 540, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "SALARY"], [300, "NIP"], [345, "CR"], { r: 460, t: "500.00" }, { r: 540, t: "9,500.00" }],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "9500.00"],
+    ]);
+  });
+
   test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
     // "TRX1001" under Reference and "Inflow" under Tag, drawn as one string with a gap of ~0.6 glyph heights.
     const r = read([

@@ -93,12 +93,10 @@ export function labelRole(text: string, strict = false): ColumnRole | null {
   // one column of signed amounts, not a column of DR/CR markers.
   if (role === "drcr" && CURRENCY_MARK.test(text)) return "amount";
   if (role || !n.includes("/")) return role;
-  // "Description/Narration", "Ref/Cheque No": the first alternative that names a role.
-  for (const part of n.split("/")) {
-    const r = roleOf(part.trim(), strict);
-    if (r) return r;
-  }
-  return null;
+  // "Description/Narration", "Ref/Cheque No": the first alternative that names a role. Every
+  // alternative must name one: `Channel Dr/Cr` is two headings printed as one run, not one.
+  const roles = n.split("/").map((part) => roleOf(part.trim(), strict));
+  return roles.every((r) => r !== null) ? roles[0]! : null;
 }
 
 function roleOf(n: string, strict: boolean): ColumnRole | null {
