@@ -55,6 +55,10 @@ const WEEKDAY = new RegExp(String.raw`^${WEEKDAY_NAME}\.?,?\s+(?=[a-z\d])`, "i")
 const DATE_PART = new RegExp(String.raw`^(?:(?:19|20)\d\d[,.]?|[ap]\.?m\.?|${WEEKDAY_NAME}\.?,?|${MON}\.?,?|(?:0?[1-9]|[12]\d|3[01]),)$`, "i");
 export const isWrappedDatePart = (text: string): boolean => DATE_PART.test(text.trim());
 
+/** A weekday's name alone, as it opens a date (`Sun,`, `Sunday`, `Tue.`). */
+const WEEKDAY_WORD = new RegExp(String.raw`^${WEEKDAY_NAME}\.?,?$`, "i");
+export const isWeekdayWord = (text: string): boolean => WEEKDAY_WORD.test(text.trim());
+
 function fullYear(y: string): number {
   const n = Number(y);
   // Two-digit years: statements are recent; 00-69 -> 2000s, 70-99 -> 1900s.

@@ -1,5 +1,5 @@
 import type { PageText, SheetTable, TextItem } from "../types.ts";
-import { scanDate } from "../dates.ts";
+import { isWeekdayWord, scanDate } from "../dates.ts";
 import { isCurrencyMark } from "../money.ts";
 import { type Cell, splitTyped, tokensOf } from "./cells.ts";
 import { squeezeSpaces } from "../whitespace.ts";
@@ -231,15 +231,12 @@ function joinSignedCurrency(cells: Cell[], h: number): void {
   }
 }
 
-/** A weekday name, as it opens a date ("Sun," or "Sunday"). */
-const WEEKDAY_CELL = /^(?:mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|r|rs|rsday|urday)?\.?,?$/i;
-
 /** "Sun," "04 Jan 2026" drawn as two strings is one date, as when drawn as one. */
 function joinWeekday(cells: Cell[], h: number): void {
   for (let k = cells.length - 2; k >= 0; k--) {
     const a = cells[k]!;
     const b = cells[k + 1]!;
-    if (a.kind === "text" && WEEKDAY_CELL.test(a.text) && b.kind === "date" && b.x0 - a.x1 <= MARKER_GAP * h) {
+    if (a.kind === "text" && isWeekdayWord(a.text) && b.kind === "date" && b.x0 - a.x1 <= MARKER_GAP * h) {
       cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "date" });
     }
   }

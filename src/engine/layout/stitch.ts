@@ -1,4 +1,4 @@
-import { scanDate } from "../dates.ts";
+import { isWeekdayWord, scanDate } from "../dates.ts";
 import type { Cell } from "./cells.ts";
 import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -50,10 +50,9 @@ const YEAR_REST = /^\d{2}$/;
 
 /** Or a month-first date without its year ("Jan 10," over "2026 6:11" over "AM"), or a weekday alone ("Sun," over "11 Jan" over "2026"). */
 const MONTH_DAY_HEAD = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},?$/i;
-const WEEKDAY_HEAD = /^(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?$/i;
 
 function isHead(c: Cell): boolean {
-  if (MONTH_HEAD.test(c.text) || MONTH_DAY_HEAD.test(c.text) || WEEKDAY_HEAD.test(c.text)) return true;
+  if (MONTH_HEAD.test(c.text) || MONTH_DAY_HEAD.test(c.text) || isWeekdayWord(c.text)) return true;
   return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
 }
 
