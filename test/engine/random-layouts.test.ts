@@ -254,6 +254,17 @@ describe("dates", () => {
     expect(stitched.slice(1)).toEqual([["04 Feb, 2026", "04 Feb, 2026", "TRANSFER TO", "1,000.00", "8,900.00"], ["ADA OBI FOR"], ["RENT AND"]]);
   });
 
+  test("an ordinal day with its month, wrapped before its year, is put back on the row's line", () => {
+    const lines = documentLines(
+      pdfDoc(page(1, [
+        [100, [20, "Date"], [140, "Description"], [330, "Debit"], [470, "Balance"]],
+        [120, [20, "3rd Feb"], [140, "TRANSFER FROM ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [129, [20, "2026"], [140, "ACCESS BANK"]],
+      ])),
+    );
+    expect(stitchBrokenDates(lines).slice(1).map((l) => l.cells.map((c) => c.text))).toEqual([["3rd Feb 2026", "TRANSFER FROM ADA", "1,000.00", "8,900.00"], ["ACCESS BANK"]]);
+  });
+
   test("a month-first date wrapped before its year, the time beside the year, keeps its year and time", () => {
     const r = read([
       ...FACTS,

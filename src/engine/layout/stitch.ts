@@ -20,8 +20,8 @@ const MAX_PIECE = 12;
 /** A date is wrapped over at most this many lines (an ISO timestamp in a very narrow column takes four). */
 const MAX_PIECES = 4;
 
-/** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone ("2nd" over "Jan" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
-const HEAD = /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th))$/i;
+/** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
+const HEAD = /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
 /**
  * Or a month's name alone: a month-first date wrapped after its month ("Jan" over "03," over
  * "2026", WebKit in a narrow centred cell).
