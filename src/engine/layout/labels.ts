@@ -5,6 +5,9 @@ export const OPENING_LABEL = /opening\s*bal|bal(?:ance)?\.?\s*b\/?f|brought\s*f(
 /** Closing and totals lines; "Total" only where it leads the line or labels a figure, never "POS @ TOTAL ENERGIES". */
 export const CLOSING_LABEL = /closing\s*bal|bal(?:ance)?\.?\s*c\/?f|carried\s*f(?:or)?w(?:ar)?d|^\s*(?:grand\s+|sub\s*-?\s*)?totals?\b|\btotals?\s*:|\bpage\s+totals?\b|ending\s+balance|final\s+balance/i;
 
+/** A balance or totals label and nothing else, as an opening, carried or totals line prints it beside its figure. */
+export const BALANCE_LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|final)\s+bal(?:ance)?|bal(?:ance)?\s*[bc]\/?f|balance\s+(?:brought|carried)\s+f(?:or)?w(?:ar)?d|(?:grand\s+|sub\s*-?\s*)?totals?)\.?:?$/i;
+
 export const BARE_NUMBER = /^\d{1,3}$/;
 
 /** Titles of tables whose items are not posted transactions. */

@@ -5,17 +5,17 @@
  * such lines that reads, whole, as nothing but a balance label is set apart instead.
  */
 import { type AmountLine, CONTINUATION_GAP, type Pending } from "./draft.ts";
+import { BALANCE_LABEL_ONLY } from "./labels.ts";
 import type { Line } from "./lines.ts";
-
-/** A balance label and nothing else: what an opening, brought-forward or closing line prints beside its figure. */
-const LABEL_ONLY = /^(?:(?:opening|beginning|starting|previous|closing|ending|final)\s+bal(?:ance)?|bal(?:ance)?\s*[bc]\/?f|balance\s+(?:brought|carried)\s+f(?:or)?w(?:ar)?d|(?:grand\s+|sub\s*-?\s*)?totals?)\.?:?$/i;
 
 /** A label wraps to at most this many lines. */
 const MAX_LABEL_LINES = 3;
 
 /**
  * Removes from `pendings` the runs of adjacent text lines that together read as a balance label,
- * and adds their lines to `outside`; the line of figures they wrap around takes the label.
+ * and adds their lines to `outside`; the line of figures they wrap around takes the label. A label
+ * on one line of its own is set apart only beside its figures (an amount line printed just above
+ * or below it, as a centred cell whose figure wrapped prints them).
  */
 export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amountLines: AmountLine[]): Pending[] {
   const apart = new Set<number>();
@@ -24,12 +24,12 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
     for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
       if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
       text = `${text} ${pendings[j]!.line.text}`.trim();
-      // A label on one line of its own is set apart only beside its figures (an amount line printed
-      // just above or below it, as a centred cell whose figure wrapped prints them).
-      if (LABEL_ONLY.test(text) && labelFigures(amountLines, pendings[i]!.line, pendings[j]!.line, text, j > i)) {
-        for (let k = i; k <= j; k++) apart.add(k);
-        break;
-      }
+      if (!BALANCE_LABEL_ONLY.test(text)) continue;
+      const figures = figuresBeside(amountLines, pendings[i]!.line, pendings[j]!.line);
+      if (!figures && j === i) continue;
+      if (figures) figures.text = `${text} ${figures.text}`;
+      for (let k = i; k <= j; k++) apart.add(k);
+      break;
     }
   }
   if (apart.size === 0) return pendings;
@@ -37,15 +37,10 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
   return pendings.filter((_, k) => !apart.has(k));
 }
 
-/**
- * The amount line printed between a wrapped label's first and last lines (or right beside them)
- * takes the label; whether there was one (a wrapped label is set apart either way).
- */
-function labelFigures(amountLines: AmountLine[], first: Line, last: Line, label: string, wrapped: boolean): boolean {
+/** The amount line printed between a label's first and last lines, or right beside them. */
+function figuresBeside(amountLines: AmountLine[], first: Line, last: Line): AmountLine | undefined {
   const reach = CONTINUATION_GAP * Math.max(first.h, last.h);
-  const figures = amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
-  if (figures) figures.text = `${label} ${figures.text}`;
-  return figures !== undefined || wrapped;
+  return amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
 }
 
 const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);
