@@ -29,6 +29,11 @@ const CURRENCY_MARK = new RegExp(`^(?:${CODES}|[₦$£€])$`);
  * line, or the sign a spreadsheet's accounting format prints at the cell's left edge.
  */
 export const isCurrencyMark = (text: string): boolean => CURRENCY_MARK.test(text.trim());
+/** A sign or an opening parenthesis on a currency mark (`-NGN`, `+₦`, `(NGN`): the front of a signed amount drawn or wrapped apart from its figure. */
+export const isSignedCurrencyMark = (text: string): boolean => {
+  const t = text.trim();
+  return /^[(+-]/.test(t) && isCurrencyMark(t.slice(1));
+};
 // Groups of three with commas, or a plain digit run; decimals of 1 to 3 digits (some exports print 3).
 const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,3})?|\.\d{1,2}`;
 const AMOUNT_RE = new RegExp(

@@ -1,5 +1,5 @@
 import { isWrappedDatePart } from "../dates.ts";
-import { isCurrencyMark } from "../money.ts";
+import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
 import type { Cell, CellKind, Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
 import type { Column, ColumnRole } from "./header.ts";
@@ -80,10 +80,7 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
 }
 
 /** A currency mark, with or without a sign or an opening parenthesis (`NGN`, `-NGN`, `(₦`), or a plus sign: what a narrow amount cell wraps onto a line of its own. */
-const wrappedMark = (text: string): boolean => {
-  const t = text.trim();
-  return t === "+" || isCurrencyMark(t) || (/^[(+-]/.test(t) && isCurrencyMark(t.slice(1)));
-};
+const wrappedMark = (text: string): boolean => text.trim() === "+" || isCurrencyMark(text) || isSignedCurrencyMark(text);
 
 /** Horizontal cost: gap between the cell and the column band, in percent of the page width. */
 function distanceCost(cell: Cell, col: Column, width: number): number {

@@ -1,6 +1,6 @@
 import type { PageText, SheetTable, TextItem } from "../types.ts";
 import { isWeekdayWord, scanDate } from "../dates.ts";
-import { isCurrencyMark } from "../money.ts";
+import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
 import { type Cell, splitTyped, tokensOf } from "./cells.ts";
 import { squeezeSpaces } from "../whitespace.ts";
 
@@ -217,15 +217,12 @@ function joinDrCrMarkers(cells: Cell[], h: number): void {
   }
 }
 
-/** A sign on a currency mark (`-NGN`, `+₦`): a cell no column holds on its own. */
-const SIGNED_MARK = /^[+-]\s*(?:₦|NGN|N|\$|#)$/;
-
-/** "-NGN" "20,542.34" drawn as two strings is one signed amount, as when drawn as one. */
+/** "-NGN" "20,542.34" drawn as two strings is one signed amount, as when drawn as one (a signed mark is a cell no column holds on its own). */
 function joinSignedCurrency(cells: Cell[], h: number): void {
   for (let k = cells.length - 2; k >= 0; k--) {
     const a = cells[k]!;
     const b = cells[k + 1]!;
-    if (a.kind === "text" && SIGNED_MARK.test(a.text) && b.kind === "money" && /^\d/.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
+    if (a.kind === "text" && isSignedCurrencyMark(a.text) && b.kind === "money" && /^\d/.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
       cells.splice(k, 2, { text: `${a.text}${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
     }
   }
