@@ -254,18 +254,6 @@ describe("dates", () => {
     expect(stitched.slice(1)).toEqual([["04 Feb, 2026", "04 Feb, 2026", "TRANSFER TO", "1,000.00", "8,900.00"], ["ADA OBI FOR"], ["RENT AND"]]);
   });
 
-  test("a time wrapped under a date that ends with its year joins it as a word of its own", () => {
-    const lines = documentLines(
-      pdfDoc(page(1, [
-        [100, [20, "Date"], [140, "Description"], [330, "Debit"], [470, "Balance"]],
-        [120, [20, "Sat, 03"], [140, "TRANSFER TO"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
-        [129, [20, "Jan 2026"]],
-        [138, [20, "01:43:39"], [140, "OTHER EXPENSES"]],
-      ])),
-    );
-    expect(stitchBrokenDates(lines).slice(1).map((l) => l.cells.map((c) => c.text))).toEqual([["Sat, 03 Jan 2026 01:43:39", "TRANSFER TO", "1,000.00", "8,900.00"], [], ["OTHER EXPENSES"]]);
-  });
-
   test("an ordinal day with its month, wrapped before its year, is put back on the row's line", () => {
     const lines = documentLines(
       pdfDoc(page(1, [

@@ -32,8 +32,7 @@ const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$
 
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
-  // A time under a date that ends with its year is a word of its own ("02 Jan 2026" / "10:00:22").
-  if (MONTH_HEAD.test(a) || (/\b\d{4}$/.test(a) && /^\d{1,2}:\d{2}/.test(b))) return `${a} ${b}`;
+  if (MONTH_HEAD.test(a)) return `${a} ${b}`;
   if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b) || (/\d$/.test(a) && /^\d/.test(b))) return `${a}${b}`;
   return `${a} ${b}`;
 }
