@@ -191,6 +191,23 @@ function dropAccountingSigns(cells: Cell[]): void {
   }
 }
 
+/**
+ * Joins neighbouring cells of a line drawn as separate strings: from the end of the line, each
+ * pair no further apart than `maxGap` that `merge` accepts is replaced by the cells it returns.
+ */
+function joinAdjacent(cells: Cell[], maxGap: number, merge: (a: Cell, b: Cell) => Cell[] | null): void {
+  for (let k = cells.length - 2; k >= 0; k--) {
+    const a = cells[k]!;
+    const b = cells[k + 1]!;
+    if (b.x0 - a.x1 > maxGap) continue;
+    const merged = merge(a, b);
+    if (merged) cells.splice(k, 2, ...merged);
+  }
+}
+
+/** Two cells as one, of `kind`, their texts joined with `sep`. */
+const fused = (a: Cell, b: Cell, kind: Cell["kind"], sep: string): Cell => ({ text: `${a.text}${sep}${b.text}`, x0: a.x0, x1: b.x1, kind });
+
 /** A DR/CR marker drawn apart from its amount, closer than this many glyph heights, belongs to it. */
 const MARKER_GAP = 1.5;
 
@@ -200,43 +217,28 @@ const MARKER_GAP = 1.5;
  * before the narration, the cells tight), when the amount has no marker of its own.
  */
 function joinDrCrMarkers(cells: Cell[], h: number): void {
-  for (let k = cells.length - 2; k >= 0; k--) {
-    const a = cells[k]!;
-    const b = cells[k + 1]!;
-    if (a.kind !== "money" || b.x0 - a.x1 > MARKER_GAP * h) continue;
-    if (b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text)) {
-      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
-      continue;
-    }
+  joinAdjacent(cells, MARKER_GAP * h, (a, b) => {
+    if (a.kind !== "money") return null;
+    if (b.kind === "drcr" && /^(?:DR|CR)\.?$/i.test(b.text)) return [fused(a, b, "money", " ")];
     const words = b.kind === "text" ? b.words : undefined;
-    if (!words || words.length < 2 || !/^(?:DR|CR)$/.test(words[0]!.text) || /(?:DR|CR)\)?$/i.test(a.text)) continue;
+    if (!words || words.length < 2 || !/^(?:DR|CR)$/.test(words[0]!.text) || /(?:DR|CR)\)?$/i.test(a.text)) return null;
     const rest = words.slice(1);
     const text: Cell = { text: rest.map((w) => w.text).join(" "), x0: rest[0]!.x0, x1: b.x1, kind: "text" };
     if (rest.length > 1) text.words = rest;
-    cells.splice(k, 2, { text: `${a.text} ${words[0]!.text}`, x0: a.x0, x1: words[0]!.x1, kind: "money" }, text);
-  }
+    return [{ text: `${a.text} ${words[0]!.text}`, x0: a.x0, x1: words[0]!.x1, kind: "money" }, text];
+  });
 }
 
 /** "-NGN" "20,542.34" drawn as two strings is one signed amount, as when drawn as one (a signed mark is a cell no column holds on its own). */
 function joinSignedCurrency(cells: Cell[], h: number): void {
-  for (let k = cells.length - 2; k >= 0; k--) {
-    const a = cells[k]!;
-    const b = cells[k + 1]!;
-    if (a.kind === "text" && isSignedCurrencyMark(a.text) && b.kind === "money" && /^\d/.test(b.text) && b.x0 - a.x1 <= MARKER_GAP * h) {
-      cells.splice(k, 2, { text: `${a.text}${b.text}`, x0: a.x0, x1: b.x1, kind: "money" });
-    }
-  }
+  joinAdjacent(cells, MARKER_GAP * h, (a, b) =>
+    a.kind === "text" && isSignedCurrencyMark(a.text) && b.kind === "money" && /^\d/.test(b.text) ? [fused(a, b, "money", "")] : null,
+  );
 }
 
 /** "Sun," "04 Jan 2026" drawn as two strings is one date, as when drawn as one. */
 function joinWeekday(cells: Cell[], h: number): void {
-  for (let k = cells.length - 2; k >= 0; k--) {
-    const a = cells[k]!;
-    const b = cells[k + 1]!;
-    if (a.kind === "text" && isWeekdayWord(a.text) && b.kind === "date" && b.x0 - a.x1 <= MARKER_GAP * h) {
-      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "date" });
-    }
-  }
+  joinAdjacent(cells, MARKER_GAP * h, (a, b) => (a.kind === "text" && isWeekdayWord(a.text) && b.kind === "date" ? [fused(a, b, "date", " ")] : null));
 }
 
 /** A time drawn apart from its date, closer than this many glyph heights, completes it. */
@@ -244,13 +246,7 @@ const TIME_GAP = 3;
 
 /** "02 May 2023" "08:21:07" drawn as two strings is one date-time (unless a Time column takes it: see header). */
 function joinDateAndTime(cells: Cell[], h: number): void {
-  for (let k = cells.length - 2; k >= 0; k--) {
-    const a = cells[k]!;
-    const b = cells[k + 1]!;
-    if (a.kind === "date" && b.kind === "time" && b.x0 - a.x1 <= TIME_GAP * h && scanDate(`${a.text} ${b.text}`)) {
-      cells.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, kind: "date" });
-    }
-  }
+  joinAdjacent(cells, TIME_GAP * h, (a, b) => (a.kind === "date" && b.kind === "time" && scanDate(`${a.text} ${b.text}`) ? [fused(a, b, "date", " ")] : null));
 }
 
 /** A sheet row's "glyph height" in row units: the next row (1 below) is within the continuation and header gaps. */
