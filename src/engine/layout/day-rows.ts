@@ -23,7 +23,7 @@ export interface UndatedMoney {
 export function dateBelowAmounts(u: UndatedMoney, line: Line, pendings: Pending[], rows: RowDraft[], amountLines: AmountLine[]): boolean {
   if (u.row >= 0 ? u.row !== rows.length - 1 : amountLines[u.amountLine]?.rowIndex !== rows.length) return false;
   // A balance alone moved no money: an opening or carried-forward line, never a row's figures.
-  if (u.row < 0 && !movesMoney(amountLines[u.amountLine]!.cells)) return false;
+  if (u.row < 0 && !hasMovement(amountLines[u.amountLine]!.cells)) return false;
   // A row cut by a page break with its cells centred on each part: its figures at the foot of one
   // page, the top of its date cell at the head of the next, before any other row there.
   if (line.page === u.line.page + 1) {
@@ -105,5 +105,11 @@ export function continuesDay(last: RowDraft, parts: RoleTexts): boolean {
   return moves.some((m) => bal + m === prevBal);
 }
 
-/** The line prints a debit, credit or amount figure (not only a balance). */
-const movesMoney = (cells: RoleTexts): boolean => [cells.debit, cells.credit, cells.amount].some((t) => t !== undefined && /\d/.test(t));
+/**
+ * A money cell holds a figure when it has a digit: a currency code or sign alone (`NGN` over a
+ * figure wrapped onto the line below, in a narrow cell) is not one.
+ */
+export const figure = (text: string | undefined): boolean => text !== undefined && /\d/.test(text);
+
+/** The cells print a debit, credit or amount figure (not only a balance). */
+export const hasMovement = (cells: RoleTexts): boolean => figure(cells.debit) || figure(cells.credit) || figure(cells.amount);

@@ -5,7 +5,7 @@ import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
-import { claimAmountsAbove, continuesDay, dateBelowAmounts, type UndatedMoney } from "./day-rows.ts";
+import { claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
 import { BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
@@ -440,15 +440,7 @@ function lineAbove(st: ScanState, line: Line): number {
   return Math.max(pending, line.page === st.lastTablePage ? st.lastTableY : -Infinity);
 }
 
-/**
- * A money cell holds a figure when it has a digit: a currency code or sign alone (`NGN` over a
- * figure wrapped onto the line below, in a narrow cell) is not one.
- */
-const figure = (text: string | undefined): boolean => text !== undefined && /\d/.test(text);
-
-const rowHasMoney = (row: RowDraft) => figure(row.cells.debit) || figure(row.cells.credit) || figure(row.cells.amount) || figure(row.cells.balance);
-
-const hasMovement = (cells: RoleTexts) => figure(cells.debit) || figure(cells.credit) || figure(cells.amount);
+const rowHasMoney = (row: RowDraft) => hasMovement(row.cells) || figure(row.cells.balance);
 
 /** Exactly one movement and a balance: the figures of a transaction row. */
 const oneMovementAndBalance = (cells: RoleTexts) => [cells.debit, cells.credit, cells.amount].filter(figure).length === 1 && figure(cells.balance);
