@@ -46,6 +46,8 @@ const FORMS: RegExp[] = [
 const WEEKDAY_NAME = String.raw`(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
 /** A weekday before the date ("Fri, 27 Nov 2026", "Thursday, November 27, 2026"): read past, not checked. */
 const WEEKDAY = new RegExp(String.raw`^${WEEKDAY_NAME}\.?,?\s+(?=[a-z\d])`, "i");
+/** The text without the weekday that opens it, if any ("Fri, 02 Jan 2026" → "02 Jan 2026"). */
+export const withoutWeekday = (text: string): string => text.replace(WEEKDAY, "");
 
 /**
  * A date cell wrapped in a narrow column leaves word-sized parts on the lines below its first
@@ -86,7 +88,7 @@ export function scanDate(text: string): Readonly<RawDate> | null {
 }
 
 function scanUncached(text: string): RawDate | null {
-  const t = squeezeSpaces(text).replace(WEEKDAY, "");
+  const t = withoutWeekday(squeezeSpaces(text));
   if (t.length < 6 || t.length > 40 || !/\d/.test(t)) return null;
   for (const re of FORMS) {
     const g = re.exec(t)?.groups;
@@ -256,7 +258,7 @@ const PARTIAL = new RegExp(String.raw`^(?<d>\d{1,2})(?:st|nd|rd|th)?[-/. ]?${MON
 
 export function scanPartialDate(text: string): { month: number; day: number } | null {
   // A weekday before it is read past, as scanDate does ("Mon, 05 Jan").
-  const t = text.trim().replace(WEEKDAY, "");
+  const t = withoutWeekday(text.trim());
   const g = PARTIAL.exec(t)?.groups ?? PARTIAL_MONTH_FIRST.exec(t)?.groups;
   if (!g) return null;
   const month = MONTHS[g.mon!.toLowerCase()] ?? 0;

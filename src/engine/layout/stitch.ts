@@ -1,4 +1,4 @@
-import { isWeekdayWord, scanDate } from "../dates.ts";
+import { isWeekdayWord, scanDate, withoutWeekday } from "../dates.ts";
 import type { Cell } from "./cells.ts";
 import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -21,7 +21,7 @@ const MAX_PIECE = 12;
 const MAX_PIECES = 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
-const HEAD = /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
+const HEAD = /^(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
 /**
  * Or a month's name alone: a month-first date wrapped after its month ("Jan" over "03," over
  * "2026", WebKit in a narrow centred cell).
@@ -48,12 +48,12 @@ const CUT_YEAR = /[-/. ]\d{2}$/;
 /** The rest of a year cut after its century. */
 const YEAR_REST = /^\d{2}$/;
 
-/** Or a month-first date without its year ("Jan 10," over "2026 6:11" over "AM"), or a weekday alone ("Sun," over "11 Jan" over "2026"). */
+/** Or a month-first date without its year ("Jan 10," over "2026 6:11" over "AM"); a weekday alone ("Sun," over "11 Jan" over "2026") starts one too. */
 const MONTH_DAY_HEAD = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},?$/i;
 
 function isHead(c: Cell): boolean {
   if (MONTH_HEAD.test(c.text) || MONTH_DAY_HEAD.test(c.text) || isWeekdayWord(c.text)) return true;
-  return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(c.text) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
+  return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(withoutWeekday(c.text)) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
 }
 
 function isPiece(c: Cell): boolean {
