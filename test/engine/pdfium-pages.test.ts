@@ -253,6 +253,22 @@ describe("spacing as pdf.js measures it: the same lines and cells from both extr
     }
   });
 
+  test("two cells of a tagged page a narrow gap apart stay two items, as pdf.js ends its item at each marked-content boundary", async () => {
+    // "TRX1234" in Helvetica 10 is 42.24 pt wide; the next cell starts 5 pt (0.5 em) after it, a
+    // gap inside one item a space would fill. Chromium tags every table cell this way.
+    const cells = (tagged: boolean) => {
+      const cell = (mcid: number, x: number, text: string) => {
+        const shown = `BT /F1 10 Tf ${x} 700 Td (${text}) Tj ET`;
+        return tagged ? `/TD << /MCID ${mcid} >> BDC ${shown} EMC` : shown;
+      };
+      return page([cell(1, 40, "TRX1234"), cell(2, 87.24, "Shopping")]);
+    };
+    for (const extractor of ["pdfjs", "pdfium"] as const) {
+      expect((await lines(cells(true), extractor))[0]!.cells).toEqual(["TRX1234", "Shopping"]);
+      expect((await lines(cells(false), extractor))[0]!.cells).toEqual(["TRX1234 Shopping"]);
+    }
+  });
+
   test("the one known difference: a text matrix stretched in x alone (not Tz) moves pdf.js's space thresholds, not PDFium's", async () => {
     // pdf.js measures gaps in the text matrix's own x units; PDFium bakes Tz and the matrix into one
     // scale, so the extractor measures in the vertical scale instead (right for Tz, which is what

@@ -10,6 +10,9 @@
  *   space glyphs themselves are never copied (pdf.js measures spacing, it does not keep it);
  * - glyphs whose origin lies outside the page's visible box (crop box within media box) are
  *   skipped, as pdf.js skips them.
+ * - a new item where the marked content changes (pdf.js ends its item at every BDC and EMC):
+ *   tagged PDFs (Chromium's, Word's) mark each table cell, so two cells a narrow gap apart stay
+ *   two items, where joined they would lose their own positions;
  * PDFium's own inserted spaces and line breaks ("generated" characters) are ignored: its rules
  * differ from pdf.js's and would change cell text. Coordinates go through the display transform
  * pdf.js's viewport uses (/Rotate, the box's offset, y down), and items whose glyphs are not upright
@@ -60,6 +63,8 @@ interface Run {
   em: number;
   font: number;
   size: number;
+  /** The marked-content sequences the run's text object lies in (markedContent). */
+  marks: string;
 }
 
 /**
@@ -138,6 +143,7 @@ export function readPdfiumPage(doc: PdfiumDocument, n: number): PageText | undef
     let prev = 0x20;
     let prevPrev = 0x20;
     let obj = -1;
+    let marks = "";
     let font = 0;
     let size = 0;
     // The current text object's display matrix (font size not applied) and whether it is upright.
@@ -167,7 +173,9 @@ export function readPdfiumPage(doc: PdfiumDocument, n: number): PageText | undef
       const o = ex.FPDFText_GetTextObject(textPage, k);
       if (o !== obj) {
         obj = o;
-        if (o && hasActualText(ex, o, scratch + KEY_AT)) return undefined;
+        const content = o ? markedContent(ex, o, scratch + KEY_AT) : "";
+        if (content === undefined) return undefined;
+        marks = content;
         font = o ? ex.FPDFTextObj_GetFont(o) : 0;
         size = ex.FPDFText_GetFontSize(textPage, k);
         ex.FPDFText_GetMatrix(textPage, k, scratch);
@@ -199,7 +207,7 @@ export function readPdfiumPage(doc: PdfiumDocument, n: number): PageText | undef
       const endX = Math.max(t0 * left + t2 * top, t0 * left + t2 * bottom, t0 * right + t2 * top, t0 * right + t2 * bottom) + t4;
       const h = size * scaleY;
       let addSpace = false;
-      if (run && (font !== run.font || size !== run.size)) flush();
+      if (run && (font !== run.font || size !== run.size || marks !== run.marks)) flush();
       if (run) {
         const advanceX = (x - run.endX) / run.em;
         const advanceY = base - run.lastBase;
@@ -235,7 +243,7 @@ export function readPdfiumPage(doc: PdfiumDocument, n: number): PageText | undef
         continue;
       }
       if (!run) {
-        run = { from: k, pieces: [], x, base, endX, lastBase: base, height: h, em: h || 1, font, size };
+        run = { from: k, pieces: [], x, base, endX, lastBase: base, height: h, em: h || 1, font, size, marks };
       } else {
         if (addSpace || spaceGlyph || k !== runEnd) {
           // The run's text so far, then the space: characters between (spaces, generated ones) are not part of it.
@@ -256,14 +264,20 @@ export function readPdfiumPage(doc: PdfiumDocument, n: number): PageText | undef
   }
 }
 
-/** Some marked content around the page object carries /ActualText. */
-function hasActualText(ex: PdfiumExports, object: number, key: number): boolean {
-  const marks = ex.FPDFPageObj_CountMarks(object);
-  for (let i = 0; i < marks; i++) {
+/**
+ * The marked-content sequences around a page object, as a key equal for objects inside the same
+ * ones (PDFium shares one mark item among the objects of a sequence); undefined when one of them
+ * carries /ActualText.
+ */
+function markedContent(ex: PdfiumExports, object: number, key: number): string | undefined {
+  const count = ex.FPDFPageObj_CountMarks(object);
+  let marks = "";
+  for (let i = 0; i < count; i++) {
     const mark = ex.FPDFPageObj_GetMark(object, i);
-    if (mark && ex.FPDFPageObjMark_GetParamValueType(mark, key) !== 0) return true;
+    if (mark && ex.FPDFPageObjMark_GetParamValueType(mark, key) !== 0) return undefined;
+    marks += `${mark},`;
   }
-  return false;
+  return marks;
 }
 
 /** One UTF-16 unit per character, so items can be sliced by character index (outside the BMP: U+FFFD). */
