@@ -164,6 +164,42 @@ describe("balance labels wrapped around their figure", () => {
     expect(r.metadata.opening_balance).toBe("10000.00");
   });
 
+  test("a balance wrapped over two lines and centred in a tall row, its figure above the date line, is that row's balance", () => {
+    // The figure above the date line, its CR below it; the narration around both. The first row,
+    // with no balance before it in the table, takes its figure unlinked; the second only as the
+    // chain links it (10,000.00 - 1,000.00).
+    const tall = (y: number, date: string, words: [string, string, string], side: number, amount: string, balance: string): Line[] => [
+      [y, [90, words[0]]],
+      [y + 7, [90, words[1]], { r: 510, t: balance }],
+      [y + 14, [20, date], { r: side, t: amount }],
+      [y + 21, [90, words[2]], { r: 510, t: "CR" }],
+    ];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      ...tall(120, "02/01/2026", ["TRANSFER FROM", "ADA OBI |", "ACCESS BANK"], 440, "1,000.00", "11,000.00"),
+      ...tall(160, "03/01/2026", ["TRANSFER TO", "TUNDE BAKARE", "FOR RENT"], 370, "1,000.00", "10,000.00"),
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "TRANSFER FROM ADA OBI | ACCESS BANK", "0.00", "1000.00", "11000.00"],
+      ["2026-01-03T00:00:00+01:00", "TRANSFER TO TUNDE BAKARE FOR RENT", "1000.00", "0.00", "10000.00"],
+    ]);
+    expect(r.checks.balances_derived).toBe(false);
+  });
+
+  test("a figure alone above a row that the chain does not link to it is not taken as that row's balance", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, { r: 510, t: "4,321.00" }],
+      [141, [20, "03/01/2026"], [90, "SALARY"], { r: 440, t: "500.00" }],
+    ]);
+    expect(brief(r)[1]![4]).not.toBe("4321.00");
+  });
+
   test("at the foot of a newest-first table the wrapped opening line is the opening, not the closing", () => {
     const r = read([
       ...FACTS,
@@ -401,6 +437,27 @@ describe("headings", () => {
   });
 });
 
+describe("a sentence printed across the table", () => {
+  const HEAD: Line = [100, [20, "#"], [60, "Date"], { r: 200, t: "Amount" }, [210, "Narration"], [330, "Reference"], [470, "Balance"]];
+  const rows = (n: number, date: string, amount: string, narration: string, balance: string): Line => [120, [20, String(n)], [60, date], { r: 200, t: amount }, [210, narration], [330, `TRX${n}`], { r: 510, t: balance }];
+  const read2 = (footer: Line[]) =>
+    read([...FACTS, OPENING, HEAD, rows(1, "02/01/2026", "-1,000.00", "POS SPAR LEKKI", "9,000.00"), ...footer], [HEAD, rows(2, "03/01/2026", "500.00", "SALARY", "9,500.00"), ...footer]);
+  const expectRows = (r: ReturnType<typeof read>) => {
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "9500.00"],
+    ]);
+    expect(r.metadata.closing_balance).toBe("9500.00");
+    expect(r.row_wise_reconcilable).toBe(true);
+  };
+
+  test("a page footer's date and figure, under the table's date and balance columns, are no row's", () => {
+    // Right under each page's last row, as a table's repeated foot prints it. The footer wrapped
+    // onto a second line is the wild corpus's chromium-layout-footer-sentence.
+    expectRows(read2([[134, [20, "Generated on"], [76, "27 Nov 2026"], [128, "at 10:14 AM. Questions? Call us or write to us. Deposits are insured up to"], { r: 510, t: "5,000,000.00" }, [514, "by NDIC."]]]));
+  });
+});
+
 describe("the end of the last row alone on the last page", () => {
   test("is that row's, under the page's repeated headings", () => {
     const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
@@ -409,5 +466,22 @@ describe("the end of the last row alone on the last page", () => {
       [[40, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]], [56, [90, "| 0580680038"]]],
     );
     expect(brief(r)[1]![1]).toBe("TRANSFER FROM TUNDE BAKARE | ACCESS | 0580680038");
+  });
+
+  test("is that row's on a page without headings when it holds only narration words; a print date there is not", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], [250, "Reference"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const first: Line[] = [
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [250, "TRX1"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "TRANSFER FROM"], [250, "TRX2"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [140, [90, "TUNDE BAKARE |"]],
+    ];
+    const r = read(first, [[40, [90, "ACCESS BANK |"]], [46, [90, "0580680038"]]]);
+    expect(brief(r)[1]![1]).toBe("TRANSFER FROM TUNDE BAKARE | ACCESS BANK | 0580680038");
+    expect(r.metadata.bank).toBe("unknown");
+    const dated = read(first, [[40, [250, "11 Jun 2026"]]]);
+    expect(dated.transactions[1]!.reference).toBe("TRX2");
   });
 });

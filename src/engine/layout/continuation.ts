@@ -115,9 +115,11 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
     // On a page with no row of its own (the last page holds only the end of the last row), lines
-    // under its repeated headings can only be that end, whichever way the rows align.
-    const tailPage = b.next < 0 && b.lines[0]!.underHeader === true;
-    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
+    // under its repeated headings can only be that end, whichever way the rows align; so can
+    // lines on a page without headings that hold words only where a row's text wraps, below no
+    // row at all (a date alone there is the page's own, a print date, not a row's end).
+    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (b.prev < 0 && carry === rows.length - 1 && wrapsOnly(b, pageTops) && undated(b)));
+    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
       const own = tailPage ? closeRun(b) : b.lines.length - interleavedWithNext(b, rows, separation);
       const row = rows[carry]!;
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
@@ -435,6 +437,14 @@ function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined,
   const ys = b.lines.map((p) => p.line.y);
   if (next.y - ys[ys.length - 1]! > separation * (1 + GAP_TIE)) return false;
   if (ys.some((y, k) => k > 0 && y - ys[k - 1]! > CONTINUATION_GAP * b.lines[k]!.line.h)) return false;
+  return wrapsOnly(b, pageTops);
+}
+
+/** No line of the block holds a date or a time. */
+const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));
+
+/** Every line holds text only in the columns a row's text wraps in, and prints at no other page's top. */
+function wrapsOnly(b: Block, pageTops: ReadonlyMap<string, number>): boolean {
   return b.lines.every((p) => {
     const roles = Object.keys(p.parts) as ColumnRole[];
     return roles.length > 0 && roles.every((r) => WRAPPING_ROLES.has(r)) && (pageTops.get(p.line.text) ?? 0) < 2;

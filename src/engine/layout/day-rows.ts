@@ -30,10 +30,49 @@ export function dateBelowAmounts(u: UndatedMoney, line: Line, pendings: Pending[
     const above = pendings.filter((p) => p.line.page === line.page && p.line.y < line.y).map((p) => p.line.y);
     return [...above, line.y].every((y, k, ys) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
   }
-  if (u.line.page !== line.page) return false;
-  const between = pendings.filter((p) => p.line.page === line.page && p.line.y > u.line.y && p.line.y < line.y).map((p) => p.line.y);
-  const ys = [u.line.y, ...between, line.y];
-  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * line.h);
+  return closeRun(u.line, line, pendings);
+}
+
+/** The lines from `top` down to `bottom` (one page) each follow the one above within the continuation gap. */
+function closeRun(top: Line, bottom: Line, pendings: Pending[]): boolean {
+  if (top.page !== bottom.page) return false;
+  const between = pendings.filter((p) => p.line.page === bottom.page && p.line.y > top.y && p.line.y < bottom.y).map((p) => p.line.y);
+  const ys = [top.y, ...between, bottom.y];
+  return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * bottom.h);
+}
+
+/**
+ * The balance of a dated row that moved money but printed none, found on the undated line just
+ * above it: a balance cell wrapped in two (`229,980.98` / `CR`) and centred in a tall row puts its
+ * figure above the row's date line. Taken only when no other row began in between, the lines
+ * from there down are close, and the chain links it: the balance before (the row above's, or a
+ * figure alone above the first row) moved by this row's movement, in either order of listing,
+ * with the figure read as either sign (its DR/CR may be wrapped below it). The table's first row,
+ * with no balance before it in the table, takes it unlinked: the chain checks it against the
+ * statement's opening balance afterwards, as every row.
+ * The balance line's other text stays a line of the table (`undated`), as any wrapped narration.
+ */
+export function balanceAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: { rows: RowDraft[]; amountLines: AmountLine[]; pendings: Pending[] }): { balance: string; undated: RoleTexts } | null {
+  const a = s.amountLines[u.amountLine];
+  if (u.row >= 0 || !a || a.rowIndex !== s.rows.length || hasMovement(a.cells) || !figure(a.cells.balance)) return null;
+  if (figure(parts.balance) || !hasMovement(parts) || !closeRun(u.line, line, s.pendings)) return null;
+  const before = s.rows.length > 0 ? s.rows[s.rows.length - 1]!.cells.balance : s.amountLines[u.amountLine - 1]?.cells.balance;
+  const [prev, bal, move] = [amountOf(before), amountOf(a.cells.balance), movementOf(parts)];
+  if (bal === null || move === null || (prev === null && (before !== undefined || s.rows.length > 0))) return null;
+  // The figure's DR/CR may be wrapped onto the line below it, so either sign may be the balance.
+  if (prev !== null && ![bal, -bal].some((b) => b - prev === move || prev - b === move)) return null;
+  s.amountLines.splice(u.amountLine, 1);
+  const { balance, ...undated } = a.cells;
+  return { balance: balance!, undated };
+}
+
+/** A line's one signed movement (credit positive), or null when it has none or several. */
+function movementOf(parts: RoleTexts): Kobo | null {
+  const d = amountOf(parts.debit);
+  const c = amountOf(parts.credit);
+  const a = amountOf(parts.amount);
+  const sides = [d === null ? null : -(d < 0n ? -d : d), c, a].filter((k): k is Kobo => k !== null && k !== 0n);
+  return sides.length === 1 ? sides[0]! : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
-import { claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
+import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
 import { BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
@@ -73,6 +73,8 @@ export interface ScanState {
   readBeforeFirstRow: boolean;
   /** In a table keyed by time (layout/day-headings.ts), the day heading the rows below it take their date from. */
   dayHeading: string | null;
+  /** The last line read as a sentence across the table (proseAcross), whose wrapped end may follow it. */
+  prose: Line | null;
 }
 
 /** One table line read against the columns in force. */
@@ -120,6 +122,7 @@ export function newScanState(): ScanState {
     otherAccount: null,
     readBeforeFirstRow: false,
     dayHeading: null,
+    prose: null,
   };
 }
 
@@ -290,6 +293,10 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
   if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
   if (line.source === "sheet") recoverSerialDates(columns, assigned);
   if (assigned.dropped.length * 2 > line.cells.length) return null;
+  if (line.source === "pdf" && (proseAcross(columns, line) || wrapsProse(st.prose, line, columns))) {
+    st.prose = line;
+    return null;
+  }
   if (line.source === "pdf") splitRunTogetherReference(columns, assigned.byColumn);
   const dateIdx = columns.findIndex((c) => c.role === "date");
   const parts = textsByRole(columns, assigned.byColumn);
@@ -303,6 +310,47 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
     hasMoney: columns.some((c, j) => isMoneyRole(c.role) && assigned.byColumn[j]!.some((x) => x.kind === "money")),
   };
 }
+
+/**
+ * A line of words (as drawn, before any cut at column edges), one of them covering a column's whole
+ * band and reaching into another, is a sentence printed across the table (a footer's "Deposits are insured up
+ * to 5,000,000.00 by NDIC", repeated at every page foot), not a cell: a row's text may run into the
+ * column beside it, never over it to the next. Its figures and dates are no row's.
+ */
+function proseAcross(columns: Column[], line: Line): boolean {
+  const { cells, h } = line;
+  // One run of words from the table's first column on: no gap wider than a loose word space
+  // (a row's cells stand a column gap apart somewhere; a narration run on over an empty column is
+  // still set apart from the row's date or reference).
+  const first = columns[0];
+  if (!first || (cells[0]?.x0 ?? Infinity) > first.x1 || cells.some((c, i) => i > 0 && c.x0 - cells[i - 1]!.x1 > PROSE_GAP * h)) return false;
+  return cells.some((c) => {
+    // Words, not a rule of dashes under the headings.
+    if (c.kind !== "text" || (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) < PROSE_WORDS) return false;
+    const touched = columns.filter((col) => Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0));
+    return touched.length >= 2 && touched.some((col) => col.x1 > col.x0 && c.x0 <= col.x0 && c.x1 >= col.x1);
+  });
+}
+
+/**
+ * The next line of a sentence printed across the table: right under it (within 1.6 of its line
+ * height), starting where it started, the sentence having run to the table's last column (a
+ * paragraph wraps only when its line is full).
+ */
+function wrapsProse(prose: Line | null, line: Line, columns: Column[]): boolean {
+  if (!prose || prose.page !== line.page || line.y <= prose.y || line.y - prose.y > PROSE_LEADING * prose.h) return false;
+  const [start, end, last] = [prose.cells[0], prose.cells[prose.cells.length - 1], columns[columns.length - 1]];
+  return start !== undefined && end !== undefined && last !== undefined && end.x1 >= last.x0 && Math.abs((line.cells[0]?.x0 ?? -Infinity) - start.x0) <= 0.5 * prose.h;
+}
+
+/** A sentence across the table has at least this many words in its widest run. */
+const PROSE_WORDS = 4;
+
+/** Words of a sentence stand at most this share of the line height apart (a word space is ~0.25-0.5). */
+const PROSE_GAP = 0.75;
+
+/** A paragraph's lines follow each other within this many line heights. */
+const PROSE_LEADING = 1.6;
 
 /** A day heading of a time-keyed table: its date holds for the rows under it, and it is no row's text. */
 function onDayHeading(st: ScanState, line: Line, columns: Column[]): boolean {
@@ -340,6 +388,11 @@ function onDatedLine(st: ScanState, tl: TableLine): void {
     st.undatedMoney = null;
     st.lastTableY = line.y;
     return;
+  }
+  const above = tl.hasMoney && st.undatedMoney ? balanceAbove(st.undatedMoney, line, parts, st) : null;
+  if (above) {
+    parts.balance = above.balance;
+    undatedText(st, st.undatedMoney!.line, above.undated);
   }
   st.undatedMoney = null;
   st.rows.push({
@@ -431,6 +484,18 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   // On a page without a repeated header, lines before its first row may continue the last row
   // too (until a header turns up further down this page: see enterHeader).
   st.pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page });
+}
+
+/**
+ * The text of a line whose figure went to a row below it (balanceAbove), kept among the table's
+ * undated lines in print order, to join whichever row its place gives it, as any wrapped narration.
+ */
+function undatedText(st: ScanState, line: Line, parts: RoleTexts): void {
+  if (!Object.values(parts).some((t) => t !== undefined && t.trim() !== "")) return;
+  const prevRow = st.rows.length > st.pageFirstRow ? st.rows.length - 1 : -1;
+  const at = st.pendings.findIndex((p) => p.line.page === line.page && p.line.y > line.y);
+  const pending = { line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page };
+  st.pendings.splice(at < 0 ? st.pendings.length : at, 0, pending);
 }
 
 /** Baseline of the table's last line above `line` on its page (a row's or a continuation's), or -Infinity. */
