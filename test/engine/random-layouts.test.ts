@@ -424,6 +424,26 @@ describe("headings", () => {
     ]);
   });
 
+  test("headings drawn as one run (`Deposits Withdrawal Running Balance`) over as many columns of figures are those columns", () => {
+    const row = (y: number, date: string, narration: string, credit: string, debit: string, balance: string): Line => [y, [20, date], [90, narration], { r: 440, t: credit }, { r: 500, t: debit }, { r: 570, t: balance }];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Narrative"], [400, "Deposits Withdrawal Running Balance"]],
+      row(120, "02/01/2026", "POS SPAR LEKKI", "-", "1,000.00", "9,000.00"),
+      row(134, "03/01/2026", "SALARY", "500.00", "-", "9,500.00"),
+      row(148, "04/01/2026", "AIRTIME", "-", "200.00", "9,300.00"),
+      row(162, "05/01/2026", "REFUND", "50.00", "-", "9,350.00"),
+    ]);
+    expect(brief(r).map((t) => t.slice(2))).toEqual([
+      ["1000.00", "0.00", "9000.00"],
+      ["0.00", "500.00", "9500.00"],
+      ["200.00", "0.00", "9300.00"],
+      ["0.00", "50.00", "9350.00"],
+    ]);
+    expect(r.row_wise_reconcilable).toBe(true);
+  });
+
   test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
     // "TRX1001" under Reference and "Inflow" under Tag, drawn as one string with a gap of ~0.6 glyph heights.
     const r = read([

@@ -4,6 +4,7 @@ import type { Cell, CellKind, Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
+import { proseAcross } from "./prose.ts";
 
 /**
  * Assigns a line's cells to the header's columns. Cells and columns are both in x order, so the
@@ -523,9 +524,27 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
   if (side) side.role = "amount";
 }
 
+/**
+ * A heading run that reads as one money heading and as several (header.ts `merged`) is several
+ * when as many columns of figures stand under it: the body, not the wording, tells "Amount(₦)
+ * Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
+ * proportional extents; widenColumns then places each on its figures.
+ */
+export function splitMergedHeadings(columns: Column[], body: Line[]): Column[] {
+  if (!columns.some((c) => c.merged)) return columns;
+  const figures = anchorLines(body, timeKeyed(columns)).flatMap((l) => l.cells.filter((c) => c.kind === "money"));
+  const groups = alignedGroups(figures, alignTolerance(body[0]));
+  return columns.flatMap(({ merged, ...c }) => {
+    if (!merged) return [c];
+    const under = groups.filter((g) => Math.min(g.x1, c.x1) > Math.max(g.x0, c.x0));
+    return under.length >= merged.length ? merged : [c];
+  });
+}
+
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
   const keyedByTime = timeKeyed(columns);
-  const anchors = anchorLines(body, keyedByTime);
+  // A footer sentence's date (on every page, under the date column) is no column's evidence.
+  const anchors = anchorLines(body.filter((l) => l.source !== "pdf" || !proseAcross(columns, l)), keyedByTime);
   const cells: Cell[] = [];
   for (const line of anchors) {
     for (const c of line.cells) if (c.kind === "money" || c.kind === "empty") cells.push(c);

@@ -1,4 +1,5 @@
 import type { Line } from "./lines.ts";
+import type { Cell } from "./cells.ts";
 
 /** What a column holds. `other` columns are read but not used (channel, branch, ...). */
 export type ColumnRole =
@@ -23,6 +24,12 @@ export interface Column {
   label: string;
   x0: number;
   x1: number;
+  /**
+   * A run that reads as one money heading but also as two or more ("Amount(₦) Closing Balance",
+   * "Deposits Running Balance"): the headings it would be, kept for the body to decide (two
+   * columns of figures under it make it two columns, layout/columns.ts splitMergedHeadings).
+   */
+  merged?: Column[];
 }
 
 export interface Header {
@@ -126,9 +133,10 @@ export function headerColumns(line: Line): Column[] | null {
     const role = labelRole(cell.text);
     // A run holding several labels ("DATE POSTED VALUE DATE"): split it word by word when every
     // word belongs to some exact label; otherwise read the run as one label.
-    const split = labelRole(cell.text, true) ? null : splitLabels(cell.text, cell.x0, cell.x1);
+    const strict = labelRole(cell.text, true);
+    const split = strict ? null : splitLabels(cell.text, cell.x0, cell.x1);
     if (split && split.length > 1) columns.push(...split);
-    else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1 });
+    else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1, ...mergedMoneyHeadings(cell, strict) });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
   return isHeader(columns) ? adoptNarration(dedupeRoles(dedupeDates(columns))) : null;
@@ -251,8 +259,25 @@ function joinedLabelCut(w: string): number {
   return found;
 }
 
-/** Greedy longest-label split of a run of words, with proportional x extents. */
-function splitLabels(text: string, x0: number, x1: number): Column[] | null {
+/**
+ * A run read as one money heading that is also two or more money headings of different roles, no
+ * label taking the whole run: `{ merged }` with them, else nothing.
+ */
+function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null): Pick<Column, "merged"> {
+  if (!strict || !MONEY_ROLES.has(strict)) return {};
+  // The finest reading: labels of one word if they all are, else of up to two, and so on.
+  const words = labelWords(cell.text).length;
+  let parts: Column[] | null = null;
+  for (let longest = 1; longest < words && !parts; longest++) parts = splitLabels(cell.text, cell.x0, cell.x1, longest);
+  if (!parts || parts.length < 2 || !parts.every((p) => MONEY_ROLES.has(p.role)) || new Set(parts.map((p) => p.role)).size < parts.length) return {};
+  return { merged: parts };
+}
+
+/**
+ * Greedy longest-label split of a run of words (labels of at most `longest` words), with
+ * proportional x extents.
+ */
+function splitLabels(text: string, x0: number, x1: number, longest = 4): Column[] | null {
   // A run of more words than a header has labels is text, not headings (checked before any cut).
   if (text.split(/\s+/).length > MAX_RUN_LABELS) return null;
   const pieces = labelWords(text);
@@ -263,7 +288,7 @@ function splitLabels(text: string, x0: number, x1: number): Column[] | null {
   let i = 0;
   while (i < words.length) {
     let found = 0;
-    for (let n = Math.min(4, words.length - i); n >= 1; n--) {
+    for (let n = Math.min(longest, words.length - i); n >= 1; n--) {
       const label = words.slice(i, i + n).join(" ");
       const role = labelRole(label, true);
       if (role) {

@@ -1,10 +1,11 @@
 import { labelledAccountNumber } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
-import { assignCells, cutAtColumnEdges, widenColumns } from "./columns.ts";
+import { assignCells, cutAtColumnEdges, splitMergedHeadings, widenColumns } from "./columns.ts";
 import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
+import { proseAcross, wrapsProse } from "./prose.ts";
 import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
@@ -264,7 +265,7 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   const body: Line[] = [];
   for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
   releaseLetterhead(st, line);
-  st.header = { ...h, columns: sameRoles(widenColumns(h.columns, body), st.firstColumns) };
+  st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(h.columns, body), body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
   st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
@@ -310,47 +311,6 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
     hasMoney: columns.some((c, j) => isMoneyRole(c.role) && assigned.byColumn[j]!.some((x) => x.kind === "money")),
   };
 }
-
-/**
- * A line of words (as drawn, before any cut at column edges), one of them covering a column's whole
- * band and reaching into another, is a sentence printed across the table (a footer's "Deposits are insured up
- * to 5,000,000.00 by NDIC", repeated at every page foot), not a cell: a row's text may run into the
- * column beside it, never over it to the next. Its figures and dates are no row's.
- */
-function proseAcross(columns: Column[], line: Line): boolean {
-  const { cells, h } = line;
-  // One run of words from the table's first column on: no gap wider than a loose word space
-  // (a row's cells stand a column gap apart somewhere; a narration run on over an empty column is
-  // still set apart from the row's date or reference).
-  const first = columns[0];
-  if (!first || (cells[0]?.x0 ?? Infinity) > first.x1 || cells.some((c, i) => i > 0 && c.x0 - cells[i - 1]!.x1 > PROSE_GAP * h)) return false;
-  return cells.some((c) => {
-    // Words, not a rule of dashes under the headings.
-    if (c.kind !== "text" || (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) < PROSE_WORDS) return false;
-    const touched = columns.filter((col) => Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0));
-    return touched.length >= 2 && touched.some((col) => col.x1 > col.x0 && c.x0 <= col.x0 && c.x1 >= col.x1);
-  });
-}
-
-/**
- * The next line of a sentence printed across the table: right under it (within 1.6 of its line
- * height), starting where it started, the sentence having run to the table's last column (a
- * paragraph wraps only when its line is full).
- */
-function wrapsProse(prose: Line | null, line: Line, columns: Column[]): boolean {
-  if (!prose || prose.page !== line.page || line.y <= prose.y || line.y - prose.y > PROSE_LEADING * prose.h) return false;
-  const [start, end, last] = [prose.cells[0], prose.cells[prose.cells.length - 1], columns[columns.length - 1]];
-  return start !== undefined && end !== undefined && last !== undefined && end.x1 >= last.x0 && Math.abs((line.cells[0]?.x0 ?? -Infinity) - start.x0) <= 0.5 * prose.h;
-}
-
-/** A sentence across the table has at least this many words in its widest run. */
-const PROSE_WORDS = 4;
-
-/** Words of a sentence stand at most this share of the line height apart (a word space is ~0.25-0.5). */
-const PROSE_GAP = 0.75;
-
-/** A paragraph's lines follow each other within this many line heights. */
-const PROSE_LEADING = 1.6;
 
 /** A day heading of a time-keyed table: its date holds for the rows under it, and it is no row's text. */
 function onDayHeading(st: ScanState, line: Line, columns: Column[]): boolean {

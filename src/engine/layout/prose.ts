@@ -1,0 +1,49 @@
+import type { Column } from "./header.ts";
+import type { Line } from "./lines.ts";
+
+/**
+ * Sentences printed across a statement table: a footer repeated at every page's foot ("Generated
+ * on 27 Nov 2026 ... Deposits are insured up to 5,000,000.00 by NDIC"), a notice between rows. Its
+ * dates and figures are no row's, and no column's either: a footer's date under the date column on
+ * every page would otherwise widen that column's band as if rows printed there.
+ */
+
+/** A sentence across the table has at least this many words in its widest run. */
+const PROSE_WORDS = 4;
+
+/** Words of a sentence stand at most this share of the line height apart (a word space is ~0.25-0.5). */
+const PROSE_GAP = 0.75;
+
+/** A paragraph's lines follow each other within this many line heights. */
+const PROSE_LEADING = 1.6;
+
+/**
+ * A line of words (as drawn, before any cut at column edges), one of them covering a column's
+ * whole band and reaching into another, is a sentence printed across the table, not a row: a
+ * row's text may run into the column beside it, never over it to the next.
+ */
+export function proseAcross(columns: readonly Column[], line: Line): boolean {
+  const { cells, h } = line;
+  // One run of words from the table's first column on: no gap wider than a loose word space
+  // (a row's cells stand a column gap apart somewhere; a narration run on over an empty column is
+  // still set apart from the row's date or reference).
+  const first = columns[0];
+  if (!first || (cells[0]?.x0 ?? Infinity) > first.x1 || cells.some((c, i) => i > 0 && c.x0 - cells[i - 1]!.x1 > PROSE_GAP * h)) return false;
+  return cells.some((c) => {
+    // Words, not a rule of dashes under the headings.
+    if (c.kind !== "text" || (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) < PROSE_WORDS) return false;
+    const touched = columns.filter((col) => Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0));
+    return touched.length >= 2 && touched.some((col) => col.x1 > col.x0 && c.x0 <= col.x0 && c.x1 >= col.x1);
+  });
+}
+
+/**
+ * The next line of a sentence printed across the table: right under it (within 1.6 of its line
+ * height), starting where it started, the sentence having run to the table's last column (a
+ * paragraph wraps only when its line is full).
+ */
+export function wrapsProse(prose: Line | null, line: Line, columns: readonly Column[]): boolean {
+  if (!prose || prose.page !== line.page || line.y <= prose.y || line.y - prose.y > PROSE_LEADING * prose.h) return false;
+  const [start, end, last] = [prose.cells[0], prose.cells[prose.cells.length - 1], columns[columns.length - 1]];
+  return start !== undefined && end !== undefined && last !== undefined && end.x1 >= last.x0 && Math.abs((line.cells[0]?.x0 ?? -Infinity) - start.x0) <= 0.5 * prose.h;
+}
