@@ -488,6 +488,16 @@ describe("the end of the last row alone on the last page", () => {
     expect(brief(r)[1]![1]).toBe("TRANSFER FROM TUNDE BAKARE | ACCESS | 0580680038");
   });
 
+  test("a row's end at the top of the next page, under a banner with a print date above the repeated headings, is that row's", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const page2HEAD: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [...FACTS, OPENING, HEAD, [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }], [134, [20, "03/01/2026"], [90, "TRANSFER FROM BOLA ADE |"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }]],
+      [[40, [20, "27/11/2026 10:14:05"], [110, "Customer Statement · Branch 0231"]], page2HEAD, [72, [90, "ACCESS BANK | 0829790353"]], [90, [20, "04/01/2026"], [90, "AIRTIME"], { r: 370, t: "200.00" }, { r: 510, t: "9,300.00" }]],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "TRANSFER FROM BOLA ADE | ACCESS BANK | 0829790353", "AIRTIME"]);
+  });
+
   test("is that row's on a page without headings when it holds only narration words; a print date there is not", () => {
     const HEAD: Line = [100, [20, "Date"], [90, "Description"], [250, "Reference"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const first: Line[] = [

@@ -156,12 +156,21 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
     }
     if (st.header && !st.skipping && onDayHeading(st, line, st.header.columns)) continue;
     const tl = st.header && !st.skipping ? readTableLine(st, line, st.header.columns) : null;
-    if (!tl) st.outside.push(line);
+    // A dated line without amounts right above a (repeated) header is that page's letterhead (a
+    // banner's print date), not a row: as a row it would stand between the last row of the page
+    // before and the lines at this page's top that end it.
+    if (!tl || (tl.dateCell?.kind === "date" && !tl.hasMoney && abovePageHeader(lines, i))) st.outside.push(line);
     else if (tl.dateCell?.kind === "date") onDatedLine(st, tl);
     else if (tl.hasMoney) onUndatedMoneyLine(st, tl);
     else onTextLine(st, tl);
   }
   return i;
+}
+
+/** The next line is on the same page and starts a table header. */
+function abovePageHeader(lines: Line[], i: number): boolean {
+  const next = lines[i + 1];
+  return next !== undefined && next.page === lines[i]!.page && headerAt(lines, i + 1) !== null;
 }
 
 /** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
