@@ -9,10 +9,10 @@
  * - inside an item, one space for a gap of 0.102-0.6 em, or for space glyphs between two others;
  *   space glyphs themselves are never copied (pdf.js measures spacing, it does not keep it);
  * - glyphs whose origin lies outside the page's visible box (crop box within media box) are
- *   skipped, as pdf.js skips them.
+ *   skipped, as pdf.js skips them;
  * - a new item where the marked content changes (pdf.js ends its item at every BDC and EMC):
  *   tagged PDFs (Chromium's, Word's) mark each table cell, so two cells a narrow gap apart stay
- *   two items, where joined they would lose their own positions;
+ *   two items, where joined they would lose their own positions.
  * PDFium's own inserted spaces and line breaks ("generated" characters) are ignored: its rules
  * differ from pdf.js's and would change cell text. Coordinates go through the display transform
  * pdf.js's viewport uses (/Rotate, the box's offset, y down), and items whose glyphs are not upright
