@@ -118,7 +118,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // under its repeated headings can only be that end, whichever way the rows align; so can
     // lines on a page without headings that hold words only where a row's text wraps, below no
     // row at all (a date alone there is the page's own, a print date, not a row's end).
-    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (b.prev < 0 && carry === rows.length - 1 && wrapsOnly(b, pageTops) && undated(b)));
+    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && wrapsOnly(b, pageTops) && undated(b)));
     if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
       const own = tailPage ? closeRun(b) : b.lines.length - interleavedWithNext(b, rows, separation);
       const row = rows[carry]!;

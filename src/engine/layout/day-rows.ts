@@ -68,11 +68,18 @@ export function balanceAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: {
 
 /** A line's one signed movement (credit positive), or null when it has none or several. */
 function movementOf(parts: RoleTexts): Kobo | null {
+  const { d, c, a, moving } = sidesOf(parts);
+  if (moving !== 1) return null;
+  if (d !== null && d !== 0n) return d < 0n ? d : -d;
+  return c !== null && c !== 0n ? c : a;
+}
+
+/** A line's debit, credit and amount figures, and how many of them move money (are there and not zero). */
+function sidesOf(parts: RoleTexts): { d: Kobo | null; c: Kobo | null; a: Kobo | null; moving: number } {
   const d = amountOf(parts.debit);
   const c = amountOf(parts.credit);
   const a = amountOf(parts.amount);
-  const sides = [d === null ? null : -(d < 0n ? -d : d), c, a].filter((k): k is Kobo => k !== null && k !== 0n);
-  return sides.length === 1 ? sides[0]! : null;
+  return { d, c, a, moving: [d, c, a].filter((k) => k !== null && k !== 0n).length };
 }
 
 /**
@@ -125,11 +132,8 @@ const amountOf = (t: string | undefined): Kobo | null => {
  * lines, which carry both sides, and balance-only lines do not qualify.
  */
 export function continuesDay(last: RowDraft, parts: RoleTexts): boolean {
-  const d = amountOf(parts.debit);
-  const c = amountOf(parts.credit);
-  const a = amountOf(parts.amount);
-  const sides = [d, c, a].filter((k) => k !== null && k !== 0n);
-  if (sides.length !== 1) return false;
+  const { d, c, a, moving } = sidesOf(parts);
+  if (moving !== 1) return false;
   const bal = amountOf(parts.balance);
   const prevBal = amountOf(last.cells.balance);
   if (bal === null || prevBal === null) return parts.balance === undefined && last.cells.balance === undefined && Boolean(parts.narration);

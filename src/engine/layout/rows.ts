@@ -449,10 +449,17 @@ function onTextLine(st: ScanState, tl: TableLine): void {
     st.outside.push(line);
     return;
   }
+  st.pendings.push(pendingLine(st, line, parts));
+}
+
+/**
+ * An undated text line of the table, between the rows read so far and the next. On a page without
+ * a repeated header, lines before its first row may continue the last row too (until a header
+ * turns up further down this page: see enterHeader).
+ */
+function pendingLine(st: ScanState, line: Line, parts: RoleTexts): Pending {
   const prevRow = st.rows.length > st.pageFirstRow ? st.rows.length - 1 : -1;
-  // On a page without a repeated header, lines before its first row may continue the last row
-  // too (until a header turns up further down this page: see enterHeader).
-  st.pendings.push({ line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page });
+  return { line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page };
 }
 
 /**
@@ -461,10 +468,8 @@ function onTextLine(st: ScanState, tl: TableLine): void {
  */
 function undatedText(st: ScanState, line: Line, parts: RoleTexts): void {
   if (!Object.values(parts).some((t) => t !== undefined && t.trim() !== "")) return;
-  const prevRow = st.rows.length > st.pageFirstRow ? st.rows.length - 1 : -1;
   const at = st.pendings.findIndex((p) => p.line.page === line.page && p.line.y > line.y);
-  const pending = { line, parts, prevRow, carryRow: prevRow < 0 ? st.rows.length - 1 : -1, nextRow: st.rows.length, underHeader: st.headerPage === line.page };
-  st.pendings.splice(at < 0 ? st.pendings.length : at, 0, pending);
+  st.pendings.splice(at < 0 ? st.pendings.length : at, 0, pendingLine(st, line, parts));
 }
 
 /** Baseline of the table's last line above `line` on its page (a row's or a continuation's), or -Infinity. */
