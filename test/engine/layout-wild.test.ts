@@ -327,6 +327,29 @@ describe("fixed-width pages", () => {
   });
 });
 
+describe("fixed-width pages at several sizes", () => {
+  test("a title and facts printed larger than the table keep the page fixed-width: one space joins words at every size", () => {
+    // Each word its own item, Liberation Mono's proportions (an advance of 0.6 of the size).
+    const items: PageText["items"] = [];
+    const line = (y: number, size: number, cells: [number, string][]) => {
+      for (const [col, text] of cells) {
+        const re = /\S+/g;
+        for (let m = re.exec(text); m; m = re.exec(text)) items.push({ str: m[0], x: 40 + (col + m.index) * 0.6 * size, y, width: m[0].length * 0.6 * size, height: size });
+      }
+    };
+    line(30, 16, [[0, "STATEMENT OF ACCOUNT"]]);
+    line(60, 11, [[0, "Name of Account:"], [20, "ADEOLA JOHNSON"]]);
+    line(75, 11, [[0, "Account Number:"], [20, "0123456789"]]);
+    line(90, 11, [[0, "Opening Balance:"], [20, "10,000.00"]]);
+    line(110, 8, [[0, "Date"], [12, "Narration"], [50, "Debit"], [62, "Credit"], [74, "Balance"]]);
+    const narrations = ["Transfer from Ada Obi rent", "AIRTIME MTN 08031234567", "POS PURCHASE SPAR LEKKI"];
+    narrations.forEach((n, k) => line(122 + 12 * k, 8, [[0, `0${k + 2}/01/2026`], [12, n], [50, "100.00"], [74, `${(9900 - 100 * k).toLocaleString("en")}.00`]]));
+    const r = assembleStatement(pdfDoc({ number: 1, width: 595, height: 842, items }));
+    expect(r.metadata.account_holder).toBe("ADEOLA JOHNSON");
+    expect(r.transactions.map((t) => t.narration)).toEqual(narrations);
+  });
+});
+
 describe("line length", () => {
   test("a one-line megabyte is cut to the line cap before any pattern reads it", () => {
     const huge = "A".repeat(1 << 20);

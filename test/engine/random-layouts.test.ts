@@ -374,9 +374,125 @@ describe("dates", () => {
     ]);
     expect(brief(r).map((t) => t[0])).toEqual(["2026-01-02T00:00:00+01:00", "2026-01-03T00:00:00+01:00"]);
   });
+
+  test("a date wrapped at a page's end above the page's footer goes on at the next page's top, past its banner and headings", () => {
+    const FOOTER = "Generated on 27 Nov 2026. Questions? Call 0700 225 5678.";
+    const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [120, [20, "4"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+        [129, [20, "January"]],
+        [138, [20, "2026"]],
+        [780, [20, "5"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [789, [20, "January"]],
+        // The footer right under the row (its words on the date's edge) ...
+        [800, [20, FOOTER]],
+      ],
+      [
+        [40, [20, "Customer Statement"], [150, "printed 27/11/2026 10:14:05"]],
+        HEAD2,
+        [72, [20, "2026"]],
+        [90, [20, "6"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,400.00" }],
+        [99, [20, "January"]],
+        // ... or well below it.
+        [800, [20, FOOTER]],
+      ],
+      [[40, [20, "Customer Statement"], [150, "printed 27/11/2026 10:14:05"]], HEAD2, [72, [20, "2026"]], [90, [20, "7"], [90, "POS SPAR"], { r: 370, t: "400.00" }, { r: 510, t: "9,000.00" }], [99, [20, "January"]], [108, [20, "2026"]]],
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-04T00:00:00+01:00", "AIRTIME"],
+      ["2026-01-05T00:00:00+01:00", "TRANSFER TO ADA"],
+      ["2026-01-06T00:00:00+01:00", "SALARY"],
+      ["2026-01-07T00:00:00+01:00", "POS SPAR"],
+    ]);
+  });
+
+  test("a time under a wrapped date is the row's time, also when the page break puts it at the next page's top; no other date goes on there", () => {
+    const pages: Line[][] = [
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [120, [20, "4 January"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+        [129, [20, "2026"]],
+        [138, [20, "08:06:19"]],
+        [780, [20, "5 January"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [789, [20, "2026"]],
+        [810, [20, "Generated on 27 Nov 2026."]],
+      ],
+      [
+        [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+        [72, [20, "13:13:43"]],
+        [90, [20, "6 January"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,400.00" }],
+        [99, [20, "2026"]],
+        [108, [20, "17:40:02"]],
+        [780, [20, "7 January"], [90, "POS SPAR"], { r: 370, t: "400.00" }, { r: 510, t: "9,000.00" }],
+        [789, [20, "2026"]],
+      ],
+      [[56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]], [90, [20, "8 January"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "8,900.00" }], [99, [20, "2026"]]],
+    ];
+    // The time joins its date with a space ("2026" and "08:06:19" are no one number).
+    const dates = stitchBrokenDates(documentLines(pdfDoc(...pages.map((lines, i) => page(i + 1, lines))))).flatMap((l) => l.cells.filter((c) => c.kind === "date").map((c) => c.text));
+    expect(dates.filter((d) => d.includes("January"))).toEqual(["4 January 2026 08:06:19", "5 January 2026 13:13:43", "6 January 2026 17:40:02", "7 January 2026", "8 January 2026"]);
+    const r = read(...pages);
+    expect(brief(r).map((t) => t[0])).toEqual([
+      "2026-01-04T08:06:19+01:00",
+      "2026-01-05T13:13:43+01:00",
+      "2026-01-06T17:40:02+01:00",
+      "2026-01-07T00:00:00+01:00",
+      "2026-01-08T00:00:00+01:00",
+    ]);
+  });
 });
 
 describe("headings", () => {
+  test("a Type column's DR/CR, or a Currency column's code, printed a word space after the reference is that column's own", () => {
+    // Each cell one string, a word space after the one before (cells with little padding): the
+    // reference's run reaches into the next column and is cut at its heading's edge.
+    const REF = "TRX584575444459";
+    const next = 180 + (REF.length + 1) * 4.4;
+    const table = (heading: string, marks: string[]) =>
+      read([
+        ...FACTS,
+        OPENING,
+        [100, [20, "Date"], [90, "Description"], [180, "Reference"], [next, heading], [330, "Amount"], [470, "Balance"]],
+        [120, [20, "02/01/2026"], [90, "POS SPAR"], [180, REF], [next, marks[0]!], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+        [134, [20, "03/01/2026"], [90, "SALARY"], [180, REF], [next, marks[1]!], { r: 370, t: "500.00" }, { r: 510, t: "9,500.00" }],
+        [148, [20, "04/01/2026"], [90, "AIRTIME"], [180, REF], [next, marks[2]!], { r: 370, t: "100.00" }, { r: 510, t: "9,400.00" }],
+      ]).transactions.map((t) => [t.reference, t.debit, t.credit]);
+    const rows = [
+      [REF, "1000.00", "0.00"],
+      [REF, "0.00", "500.00"],
+      [REF, "100.00", "0.00"],
+    ];
+    expect(table("DR/CR", ["DR", "CR", "DR"])).toEqual(rows);
+    expect(table("Ccy", ["NGN", "NGN", "NGN"])).toEqual(rows);
+  });
+
+  test("an opening row's label wrapped right under the header (`BALANCE` under `Remarks`) is no heading's end", () => {
+    const r = read([
+      ...FACTS,
+      [100, [20, "#"], [40, "Date"], [120, "Remarks"], { r: 330, t: "Withdrawals" }, { r: 400, t: "Credit" }, { r: 510, t: "Running Balance" }],
+      [110, [120, "BALANCE"]],
+      [114, { r: 510, t: "10,000.00" }],
+      [118, [120, "B/F"]],
+      [134, [120, "POS SPAR"]],
+      [138, [20, "1"], [40, "02/01/2026"], { r: 330, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [142, [120, "LEKKI"]],
+      [158, [120, "SALARY"]],
+      [162, [20, "2"], [40, "03/01/2026"], { r: 400, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [166, [120, "ACME LTD"]],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY ACME LTD", "0.00", "500.00", "9500.00"],
+    ]);
+    expect(r.metadata.opening_balance).toBe("10000.00");
+  });
+
   test("a label wrapped under the header (Value over Date) completes the label above it", () => {
     const r = read([
       ...FACTS,

@@ -22,7 +22,8 @@ describe("dates broken mid-number", () => {
 
   test("a four-digit year cut after its century (`02/01/20` over `26`) is joined, though the head reads as a date", () => {
     const lines = stitchBrokenDates(pageLines(page(1, [[100, [40, "02/01/20"], [90, "TRANSFER TO ADA"], { r: 400, t: "50.00" }], [110, [40, "26"], [90, "OKAFOR"]], [120, [40, "20:12:02"]]])));
-    expect(lines[0]!.cells[0]).toMatchObject({ kind: "date", text: "02/01/2026" });
+    // The time under the year is the row's time, joined with a space.
+    expect(lines[0]!.cells[0]).toMatchObject({ kind: "date", text: "02/01/2026 20:12:02" });
     expect(lines[1]!.cells.map((c) => c.text)).toEqual(["OKAFOR"]);
   });
 

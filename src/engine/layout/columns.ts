@@ -1,6 +1,6 @@
 import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
-import type { Cell, CellKind, Token } from "./cells.ts";
+import { cellKind, type Cell, type CellKind, type Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -74,8 +74,10 @@ function typeCost(kind: CellKind, role: ColumnRole, text: string): number {
       // A "Type" column may hold words other than DR/CR (Transfer, POS); they are read, not used.
       if (role === "drcr") return NEAR_MISS;
       if (role === "currency") return /^[A-Z]{3}$/.test(text.trim()) ? 0 : FORBIDDEN;
-      // A mark alone is rather the money column's, where a band reaches over both (it is no word of a narration).
-      if (TEXTUAL.has(role)) return wrappedMark(text) && role !== "other" ? SOFT : 0;
+      // A mark alone is rather the money column's, where a band reaches over both (it is no word
+      // of a narration); an unnamed column may hold marks of its own, where the mark lies in it,
+      // but no nearer than the money column the mark lies in (distance decides between them).
+      if (TEXTUAL.has(role)) return wrappedMark(text) ? (role === "other" ? NEAR_MISS : SOFT) : 0;
       return FORBIDDEN;
   }
 }
@@ -622,7 +624,7 @@ const EDGE_TOLERANCE = 0.3;
  * that fills its cell before a Type column (`... expenses 92 Debit`) likewise.
  */
 export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
-  const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr")).map((c) => c.x0);
+  const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr" || c.role === "currency")).map((c) => c.x0);
   if (edges.length === 0 || line.source === "sheet") return line;
   // Nearly every line has nothing to cut: it is answered before any cell is rebuilt.
   if (!line.cells.some((cell) => crossesEdge(cell, edges, line.h))) return line;
@@ -636,7 +638,9 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
     }
     let piece: typeof words = [words[0]!];
     const flush = () => {
-      cells.push({ text: piece.map((w) => w.text).join(" "), x0: piece[0]!.x0, x1: piece[piece.length - 1]!.x1, kind: "text", words: piece });
+      const text = piece.map((w) => w.text).join(" ");
+      // A piece cut off at a Type column's edge may be its DR/CR marker, typed as one.
+      cells.push({ text, x0: piece[0]!.x0, x1: piece[piece.length - 1]!.x1, kind: cellKind(text) === "drcr" ? "drcr" : "text", words: piece });
     };
     for (let k = 1; k < words.length; k++) {
       const w = words[k]!;

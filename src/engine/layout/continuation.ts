@@ -23,8 +23,21 @@ interface Block {
   toNextPage?: boolean;
 }
 
-/** A block between two rows: the row above's last line, the block's lines, the row below's date line (gaps[t] lies before lines[t]). */
-const blockYs = (b: Block, rows: RowDraft[]): number[] => [rows[b.prev]!.lastY, ...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+/**
+ * The gaps of a block between two rows (gaps[t] lies before lines[t]; gaps[k], before the next
+ * row's date line), from the row above's last line on. Each is measured from the lowest line
+ * above it: a line printed above the row's last (a value date centred in its own cell, or the
+ * rest of a date wrapped down past it) opens no gap.
+ */
+function blockGaps(b: Block, rows: RowDraft[]): number[] {
+  const ys = [...b.lines.map((p) => p.line.y), rows[b.next]!.y];
+  let lowest = rows[b.prev]!.lastY;
+  return ys.map((y) => {
+    const gap = y - lowest;
+    lowest = Math.max(lowest, y);
+    return gap;
+  });
+}
 
 /**
  * Attaches undated text lines to rows. The lines between two date lines form a block; the widest
@@ -59,8 +72,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     else if (b.next < 0) b.split = k;
     else {
       // gaps[t]: the gap before lines[t] (t = k: before the next row's date line).
-      const ys = blockYs(b, rows);
-      const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
+      const gaps = blockGaps(b, rows);
       let best = k;
       for (let t = k - 1; t >= 0; t--) if (gaps[t]! > gaps[best]! * (1 + GAP_TIE)) best = t;
       b.tie = gaps.some((g, t) => t !== best && g * (1 + GAP_TIE) >= gaps[best]!);
@@ -94,9 +106,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       b.tie = false;
     });
   }
-  // How many page tops (lines above a page's first row) print each text: a running title repeats.
-  const pageTops = new Map<string, number>();
-  for (const b of blocks) if (b.prev < 0) for (const p of b.lines) pageTops.set(p.line.text, (pageTops.get(p.line.text) ?? 0) + 1);
+  const titles = runningTitles(blocks);
   for (const b of blocks) {
     if (b.tie && preferAbove && b.next >= 0) b.split = 0;
     // Rows that print text above their date line, at the top of a page: lines before a gap that
@@ -118,10 +128,10 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // under its repeated headings can only be that end, whichever way the rows align; so can
     // lines on a page without headings that hold words only where a row's text wraps, below no
     // row at all (a date alone there is the page's own, a print date, not a row's end).
-    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && wrapsOnly(b, pageTops) && undated(b)));
-    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, pageTops))) {
-      const own = tailPage ? closeRun(b) : b.lines.length - interleavedWithNext(b, rows, separation);
+    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && wrapsOnly(b, titles) && undated(b)));
+    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, titles))) {
       const row = rows[carry]!;
+      const own = tailPage ? closeRun(b) : Math.max(b.lines.length - interleavedWithNext(b, rows, separation), besideDateEnd(b, row));
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
       if (tailPage) for (let t = own; t < b.lines.length; t++) outside.push(b.lines[t]!.line);
       else for (let t = b.lines.length - 1; t >= own; t--) appendParts(rows[b.next]!, b.lines[t]!.parts, "before", b.lines[t]!.line);
@@ -234,8 +244,7 @@ const WIDE_CONTINUATION_GAP = 3;
  */
 function lineReach(b: Block, rows: RowDraft[]): number {
   if (b.prev < 0 || b.next < 0 || b.tie) return 0;
-  const ys = blockYs(b, rows);
-  const separation = ys[b.split + 1]! - ys[b.split]!;
+  const separation = blockGaps(b, rows)[b.split]!;
   return Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, separation / (1 + GAP_TIE));
 }
 
@@ -324,9 +333,8 @@ function linesShortBelow(row: RowDraft, ys: readonly number[], h: number): numbe
  */
 function clearGapSplit(b: Block, rows: RowDraft[], separation: number | undefined, split: number): number {
   if (b.tie || separation === undefined || b.split === split) return split;
-  const ys = blockYs(b, rows);
-  const gapAt = (t: number) => ys[t + 1]! - ys[t]!;
-  return gapAt(b.split) * (1 + GAP_TIE) >= separation && gapAt(split) * (1 + GAP_TIE) < separation ? b.split : split;
+  const gaps = blockGaps(b, rows);
+  return gaps[b.split]! * (1 + GAP_TIE) >= separation && gaps[split]! * (1 + GAP_TIE) < separation ? b.split : split;
 }
 
 /**
@@ -400,8 +408,7 @@ function rowSeparation(blocks: Block[], rows: RowDraft[]): number | undefined {
   const gaps: number[] = [];
   for (const b of blocks) {
     if (b.prev < 0 || b.next < 0 || b.tie) continue;
-    const ys = blockYs(b, rows);
-    gaps.push(ys[b.split + 1]! - ys[b.split]!);
+    gaps.push(blockGaps(b, rows)[b.split]!);
   }
   if (gaps.length < SEPARATION_MIN_BLOCKS) return undefined;
   gaps.sort((p, q) => p - q);
@@ -431,24 +438,36 @@ const WRAPPING_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference
  * floating above the rows is set apart by its own gap, prints where no cell wraps, or runs on
  * every page.
  */
-function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined, pageTops: ReadonlyMap<string, number>): boolean {
+function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined, titles: ReadonlySet<string>): boolean {
   const next = b.next >= 0 ? rows[b.next] : undefined;
   if (!next || separation === undefined) return false;
   const ys = b.lines.map((p) => p.line.y);
   if (next.y - ys[ys.length - 1]! > separation * (1 + GAP_TIE)) return false;
   if (ys.some((y, k) => k > 0 && y - ys[k - 1]! > CONTINUATION_GAP * b.lines[k]!.line.h)) return false;
-  return wrapsOnly(b, pageTops);
+  return wrapsOnly(b, titles);
 }
 
 /** No line of the block holds a date or a time. */
 const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));
 
 /** Every line holds text only in the columns a row's text wraps in, and prints at no other page's top. */
-function wrapsOnly(b: Block, pageTops: ReadonlyMap<string, number>): boolean {
+function wrapsOnly(b: Block, titles: ReadonlySet<string>): boolean {
   return b.lines.every((p) => {
     const roles = Object.keys(p.parts) as ColumnRole[];
-    return roles.length > 0 && roles.every((r) => WRAPPING_ROLES.has(r)) && (pageTops.get(p.line.text) ?? 0) < 2;
+    return roles.length > 0 && roles.every((r) => WRAPPING_ROLES.has(r)) && !titles.has(p.line.text);
   });
+}
+
+/**
+ * Texts a page top (the lines above a page's first row) prints on most pages: a running title
+ * repeats on (nearly) every page, where the end of a row cut by the page break ("rent and", the
+ * same words on some rows) tops only a few.
+ */
+function runningTitles(blocks: Block[]): Set<string> {
+  const tops = blocks.filter((b) => b.prev < 0);
+  const count = new Map<string, number>();
+  for (const b of tops) for (const text of new Set(b.lines.map((p) => p.line.text))) count.set(text, (count.get(text) ?? 0) + 1);
+  return new Set([...count].filter(([, n]) => n >= 2 && n * 2 > tops.length).map(([text]) => text));
 }
 
 /**
@@ -468,6 +487,18 @@ function runsOnFromCarried(b: Block, row: RowDraft): boolean {
   }
   return true;
 }
+
+/** Lines at the top of a page up to the one that ends the carried row's date (printed beside that end, they are its own). */
+function besideDateEnd(b: Block, row: RowDraft): number {
+  const end = row.continuedOn;
+  if (!end) return 0;
+  let n = 0;
+  while (n < b.lines.length && b.lines[n]!.line.page === end.page && b.lines[n]!.line.y <= end.y + BASELINE_SLACK * b.lines[n]!.line.h) n++;
+  return n;
+}
+
+/** A line this share of the glyph height below another still prints beside it. */
+const BASELINE_SLACK = 0.35;
 
 /**
  * Adds a line's texts to a row, before or after what it has. `at` is the line the texts come from:

@@ -341,7 +341,9 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   for (let n = 2; n <= MAX_HEADER_LINES; n++) {
     const next = lines[i + n - 1];
     if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
-    stacked = mergeHeaderLines(stacked, next);
+    const further = mergeHeaderLines(stacked, next);
+    if (!further) break;
+    stacked = further;
     const merged = headerColumns(stacked);
     if (merged && (!best || score(merged) > score(best.columns))) best = { columns: merged, lineCount: n };
   }
@@ -360,12 +362,24 @@ const MAX_HEADER_LINES = 3;
 
 const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
 
-/** Stacks two lines' cells: cells that overlap horizontally become one label, others stand alone. */
-function mergeHeaderLines(a: Line, b: Line): Line {
+/** Labels of a row's words: a word stacked under one finishes it, never turns it into a figure's or a date's. */
+const TEXT_LABELS: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
+
+/**
+ * Stacks two lines' cells: cells that overlap horizontally become one label, others stand alone.
+ * Null when a word below would turn a complete narration or reference label into another role's
+ * (`Remarks` over `BALANCE`, the opening row's label wrapped in the narration column right under
+ * the header): the line below finishes no label then, it is the table's first line. (Money labels
+ * are refined so: `Balance` over `Before`, `Amount (NGN)` over `Debit`.)
+ */
+function mergeHeaderLines(a: Line, b: Line): Line | null {
   const cells = a.cells.map((c) => ({ ...c }));
   for (const c of b.cells) {
     const over = cells.find((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0);
     if (over) {
+      const complete = labelRole(over.text, true);
+      const joined = labelRole(`${over.text} ${c.text}`);
+      if (complete && TEXT_LABELS.has(complete) && joined && joined !== complete) return null;
       over.text = `${over.text} ${c.text}`;
       over.x0 = Math.min(over.x0, c.x0);
       over.x1 = Math.max(over.x1, c.x1);

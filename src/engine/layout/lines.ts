@@ -67,33 +67,35 @@ export function pageLines(page: PageText): Line[] {
       groups.push({ base, h, items: [it], chars: it.str.length });
     }
   }
-  const advance = monospaceAdvance(page.items);
-  return groups.map((g) => buildLine(page.number, g.base, g.h, advance === null ? g.items : splitAtDoubleSpaces(g.items), page.width, advance));
+  const pitch = monospacePitch(page.items);
+  return groups.map((g) => buildLine(page.number, g.base, g.h, pitch === null ? g.items : splitAtDoubleSpaces(g.items), page.width, pitch));
 }
 
-/** Items with at least this many characters measure a page's character advance. */
+/** Items with at least this many characters measure a page's pitch. */
 const MIN_MEASURED = 3;
-/** Share of measured items whose advance must agree for the page to be fixed-width. */
+/** Share of measured items whose pitch must agree for the page to be fixed-width. */
 const MONOSPACE_SHARE = 0.9;
-/** Relative spread of advances still counted as one fixed pitch. */
+/** Relative spread of pitches still counted as one. */
 const MONOSPACE_SPREAD = 0.04;
 
 /**
- * The character advance of a fixed-width page (a report printed in Courier with columns of
- * spaces), or null for proportional text. On such a page a single space separates words and two
- * or more separate columns, whatever the glyph height.
+ * The pitch of a fixed-width page (a report printed in Courier with columns of spaces): its
+ * character advance as a share of the glyph height, or null for proportional text. On such a page
+ * a single space separates words and two or more separate columns, whatever the glyph height. A
+ * share, not points: a page's title, labels and table print the one font at several sizes, and
+ * every size keeps the same proportion (0.6 for Courier and Liberation Mono).
  */
-function monospaceAdvance(items: TextItem[]): number | null {
-  const adv: number[] = [];
+function monospacePitch(items: TextItem[]): number | null {
+  const pitches: number[] = [];
   for (const it of items) {
     const n = it.str.length;
-    if (n >= MIN_MEASURED && it.width > 0) adv.push(it.width / n);
+    if (n >= MIN_MEASURED && it.width > 0 && it.height > 0) pitches.push(it.width / n / it.height);
   }
-  if (adv.length < 20) return null;
-  adv.sort((a, b) => a - b);
-  const median = adv[adv.length >> 1]!;
-  const agree = adv.filter((a) => Math.abs(a - median) <= MONOSPACE_SPREAD * median).length;
-  return agree >= MONOSPACE_SHARE * adv.length ? median : null;
+  if (pitches.length < 20) return null;
+  pitches.sort((a, b) => a - b);
+  const median = pitches[pitches.length >> 1]!;
+  const agree = pitches.filter((a) => Math.abs(a - median) <= MONOSPACE_SPREAD * median).length;
+  return agree >= MONOSPACE_SHARE * pitches.length ? median : null;
 }
 
 /** Runs of two or more spaces inside one fixed-width string are column gaps: the string is cut there. */
@@ -132,7 +134,7 @@ function dropOverprints(items: TextItem[], h: number): TextItem[] {
   return kept;
 }
 
-function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidth: number, advance: number | null = null): Line {
+function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidth: number, pitch: number | null = null): Line {
   all.sort((a, b) => a.x - b.x);
   const items = dropOverprints(all, h);
   // Merge items into runs separated by visible gaps, then split runs into typed cells.
@@ -149,7 +151,7 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
     const x1 = it.x + Math.max(it.width, 0);
     const gap = it.x - runEnd;
     // Fixed-width text: one space (one advance) joins words, two or more part columns.
-    const runGap = advance === null ? RUN_GAP * Math.max(h, it.height) : FIXED_RUN_GAP * advance;
+    const runGap = pitch === null ? RUN_GAP * Math.max(h, it.height) : FIXED_RUN_GAP * pitch * Math.max(it.height, 1);
     if (gap > runGap) flush();
     // No visible gap at all: the fragment continues the previous word ("Debit" + "(₦)").
     const last = run[run.length - 1];

@@ -302,11 +302,13 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
   const assigned = assignCells(cutAtColumnEdges(partGluedAmounts(line, columns), columns), columns, weight);
   if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
   if (line.source === "sheet") recoverSerialDates(columns, assigned);
-  if (assigned.dropped.length * 2 > line.cells.length) return null;
+  // A sentence across the table is remembered even where most of its cells fit no column, so
+  // its wrapped next line is known for its continuation.
   if (line.source === "pdf" && (proseAcross(columns, line) || wrapsProse(st.prose, line, columns))) {
     st.prose = line;
     return null;
   }
+  if (assigned.dropped.length * 2 > line.cells.length) return null;
   if (line.source === "pdf") splitRunTogetherReference(columns, assigned.byColumn);
   const dateIdx = columns.findIndex((c) => c.role === "date");
   const parts = textsByRole(columns, assigned.byColumn);
@@ -393,8 +395,9 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   const completes = last !== undefined && (!rowHasMoney(last) || completesFigures(last, parts));
   if (last && completes && (cutByPageBreak || (rows.length > st.pageFirstRow && line.y - last.lastY <= CONTINUATION_GAP * line.h))) {
     appendParts(last, parts, "after", line);
-    // lastY stays on the row's own page, where its lines above the break still attach to it.
-    if (!cutByPageBreak) last.lastY = line.y;
+    // lastY stays on the row's own page, where its lines above the break still attach to it, and
+    // below the end of a date wrapped down past the figures (its pieces' lines are gone).
+    if (!cutByPageBreak) last.lastY = Math.max(last.lastY, line.y);
     st.lastTableY = line.y;
     return;
   }

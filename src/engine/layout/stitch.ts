@@ -19,6 +19,8 @@ const NEXT_LINE = 2.2;
 const MAX_PIECE = 12;
 /** A date is wrapped over at most this many lines (an ISO timestamp in a very narrow column takes four). */
 const MAX_PIECES = 4;
+/** Lines looked at below the head, a skipped page footer aside: the pieces and the next page's banner and repeated headings. */
+const LOOK_AHEAD = MAX_PIECES + 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
 const HEAD = /^(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
@@ -33,7 +35,9 @@ const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
   if (MONTH_HEAD.test(a)) return `${a} ${b}`;
-  if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b) || (/\d$/.test(a) && /^\d/.test(b))) return `${a}${b}`;
+  if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b)) return `${a}${b}`;
+  // A whole time under a date that ends in its year ("Jan 2026" over "10:00:22") is the row's time.
+  if (/\d$/.test(a) && /^\d/.test(b) && !WHOLE_TIME.test(b)) return `${a}${b}`;
   return `${a} ${b}`;
 }
 
@@ -56,8 +60,11 @@ function isHead(c: Cell): boolean {
   return noComma(c) && c.text.length <= MAX_PIECE && HEAD.test(withoutWeekday(c.text)) && (!scanDate(c.text) || CUT_YEAR.test(c.text));
 }
 
+/** A piece without a figure is a month's name or a meridiem ("Jan-" over "2026", "5:40" over "PM"), never other words (a footer's "Generated on"). */
+const WORD_PIECE = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[-/,]?$|^[ap]\.?m\.?$/i;
+
 function isPiece(c: Cell): boolean {
-  return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text);
+  return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text) && (/\d/.test(c.text) || WORD_PIECE.test(c.text));
 }
 
 interface Found {
@@ -67,6 +74,7 @@ interface Found {
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
   const out = stitchBrokenTimes(lines);
+  const pageStarts = firstLineOfEachPage(out);
   for (let i = 0; i < out.length; i++) {
     if (out[i]!.source !== "pdf") continue;
     // A row may wrap two dates (a transaction date and a value date, side by side): each is put back.
@@ -75,7 +83,7 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
       const line = out[i]!;
       const head = line.cells[k]!;
       if (!isHead(head)) continue;
-      const stitched = stitchFrom(out, i, head);
+      const stitched = stitchFrom(out, pageStarts, i, head);
       if (!stitched) continue;
       const cells = line.cells.slice();
       const last = stitched.pieces[stitched.pieces.length - 1]!;
@@ -89,6 +97,31 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
     }
   }
   return out;
+}
+
+/** A date that carries its time. */
+const HAS_TIME = /\d:\d\d/;
+/** A page footer is at most this many lines. */
+const FOOTER_LINES = 4;
+
+const onEdge = (c: Cell, head: Cell, tol: number): boolean => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol;
+
+/** Lines from..to (the next page's first) are a page's last few, and none starts a date on the head's edge: no row begins there. */
+function footerFrom(lines: Line[], from: number, to: number, head: Cell, tol: number): boolean {
+  if (to - from > FOOTER_LINES) return false;
+  for (let n = from; n < to; n++) {
+    if (lines[n]!.cells.some((c) => onEdge(c, head, tol) && (isHead(c) || scanDate(c.text) !== null))) return false;
+  }
+  return true;
+}
+
+/** Index of each page's first line (lines come in page order). */
+function firstLineOfEachPage(lines: Line[]): Map<number, number> {
+  const starts = new Map<number, number>();
+  lines.forEach((l, n) => {
+    if (!starts.has(l.page)) starts.set(l.page, n);
+  });
+  return starts;
 }
 
 /**
@@ -109,7 +142,7 @@ function reachingDown(line: Line, lastLine: Line, first: boolean): Line {
  * is aligned to, until the joined text reads as a date. A piece that keeps it a date (a time
  * after the day) is taken too; the longest reading wins.
  */
-function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; pieces: Found[] } | null {
+function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: number, head: Cell): { text: string; pieces: Found[] } | null {
   const line = lines[i]!;
   const tol = SAME_EDGE * line.h;
   let text = head.text;
@@ -117,19 +150,33 @@ function stitchFrom(lines: Line[], i: number, head: Cell): { text: string; piece
   let best: { text: string; pieces: Found[] } | null = null;
   const pieces: Found[] = [];
   let prev = line;
-  for (let j = i + 1; j < lines.length && j <= i + MAX_PIECES + 2 && pieces.length < MAX_PIECES - 1; j++) {
+  let examined = 0;
+  let timeOnly = false;
+  for (let j = i + 1; j < lines.length && pieces.length < MAX_PIECES - 1; j++) {
     const below = lines[j]!;
     if (below.cells.length === 0) continue;
-    // A row split by a page break continues on the next page, under its repeated header. Every
-    // line between the last piece and the page end was within NEXT_LINE of it (else the loop ended).
-    if (below.page === prev.page ? below.y - prev.y > NEXT_LINE * line.h : below.page !== prev.page + 1) break;
+    // A row split by a page break continues on the next page, under its repeated header.
+    if (below.page !== prev.page && below.page !== prev.page + 1) break;
     // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
-    const m = below.cells.findIndex((c) => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol);
+    const m = below.cells.findIndex((c) => onEdge(c, head, tol));
+    const far = below.page === prev.page && below.y - prev.y > NEXT_LINE * line.h;
+    if (far || (below.page === prev.page && m >= 0 && !isPiece(below.cells[m]!))) {
+      // A date that does not read yet goes on somewhere: where its page ends in a footer (a gap,
+      // or words on its edge, and no other date below), at the next page's top. So may the time
+      // printed under a date that reads without one, and only that.
+      const next = pageStarts.get(prev.page + 1);
+      if ((best && HAS_TIME.test(best.text)) || next === undefined || next <= j || !footerFrom(lines, j, next, head, tol)) break;
+      timeOnly = best !== null;
+      j = next - 1;
+      continue;
+    }
+    if (++examined > LOOK_AHEAD) break;
     if (m < 0) continue;
     const piece = below.cells[m]!;
     // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
     // date goes on with the first piece that has a figure (its year, day or time).
     if (below.page !== prev.page && !/\d/.test(piece.text)) continue;
+    if (timeOnly && !WHOLE_TIME.test(piece.text)) break;
     if (!isPiece(piece)) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
     if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
