@@ -446,6 +446,30 @@ describe("dates", () => {
       "2026-01-08T00:00:00+01:00",
     ]);
   });
+
+  test("a 12-hour time goes on a wrapped date as a 24-hour one does, at the date's own pitch: a footer's time below a gap does not", () => {
+    const lines = documentLines(
+      pdfDoc(
+        page(1, [
+          [100, [20, "Date"], [90, "Description"], [330, "Debit"], [470, "Balance"]],
+          [120, [20, "4 January"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+          [129, [20, "2026"]],
+          [138, [20, "9:03AM"]],
+          [780, [20, "5 January"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+          [789, [20, "2026"]],
+          [801, [20, "10:14 AM."], [60, "Questions? Call 0700 225 5678."]],
+        ]),
+        page(2, [
+          [56, [20, "Date"], [90, "Description"], [330, "Debit"], [470, "Balance"]],
+          [72, [20, "5:18PM"], [90, "0921685244"]],
+          [90, [20, "6 January"], [90, "SALARY"], { r: 370, t: "500.00" }, { r: 510, t: "9,400.00" }],
+          [99, [20, "2026"]],
+        ]),
+      ),
+    );
+    const dates = stitchBrokenDates(lines).flatMap((l) => l.cells.filter((c) => c.kind === "date").map((c) => c.text));
+    expect(dates).toEqual(["4 January 2026 9:03AM", "5 January 2026 5:18PM", "6 January 2026"]);
+  });
 });
 
 describe("headings", () => {

@@ -129,7 +129,10 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // lines on a page without headings that hold words only where a row's text wraps, below no
     // row at all (a date alone there is the page's own, a print date, not a row's end).
     const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && wrapsOnly(b, titles) && undated(b)));
-    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, titles))) {
+    // A row whose date ran over the page end goes on here, whichever way the rows align (unless
+    // the centring already gave it its end).
+    const dateRunsOn = carry >= 0 && b.carried === 0 && rows[carry]!.continuedOn?.page === b.lines[0]!.line.page;
+    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage || dateRunsOn) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, titles))) {
       const row = rows[carry]!;
       const own = tailPage ? closeRun(b) : Math.max(b.lines.length - interleavedWithNext(b, rows, separation), besideDateEnd(b, row));
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);

@@ -37,7 +37,7 @@ function glue(a: string, b: string): string {
   if (MONTH_HEAD.test(a)) return `${a} ${b}`;
   if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b)) return `${a}${b}`;
   // A whole time under a date that ends in its year ("Jan 2026" over "10:00:22") is the row's time.
-  if (/\d$/.test(a) && /^\d/.test(b) && !WHOLE_TIME.test(b)) return `${a}${b}`;
+  if (/\d$/.test(a) && /^\d/.test(b) && !TIME_OF_DAY.test(b)) return `${a}${b}`;
   return `${a} ${b}`;
 }
 
@@ -99,6 +99,10 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
   return out;
 }
 
+/** A date's lines lie at one pitch: a further piece at most this many times the last step below. */
+const SAME_PITCH = 1.1;
+/** A whole time of day, 24-hour or with its meridiem (`10:00:22`, `5:18PM`). */
+const TIME_OF_DAY = /^\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$/i;
 /** A date that carries its time. */
 const HAS_TIME = /\d:\d\d/;
 /** A page footer is at most this many lines. */
@@ -152,6 +156,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
   let prev = line;
   let examined = 0;
   let timeOnly = false;
+  let pitch = Infinity;
   for (let j = i + 1; j < lines.length && pieces.length < MAX_PIECES - 1; j++) {
     const below = lines[j]!;
     if (below.cells.length === 0) continue;
@@ -159,7 +164,10 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     if (below.page !== prev.page && below.page !== prev.page + 1) break;
     // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
     const m = below.cells.findIndex((c) => onEdge(c, head, tol));
-    const far = below.page === prev.page && below.y - prev.y > NEXT_LINE * line.h;
+    // Once a date reads, a further piece (its time) lies at the pitch of the date's own lines: a
+    // line below a wider gap (a footer's time) is past the date.
+    const gap = below.y - prev.y;
+    const far = below.page === prev.page && (gap > NEXT_LINE * line.h || (best !== null && gap > SAME_PITCH * pitch));
     if (far || (below.page === prev.page && m >= 0 && !isPiece(below.cells[m]!))) {
       // A date that does not read yet goes on somewhere: where its page ends in a footer (a gap,
       // or words on its edge, and no other date below), at the next page's top. So may the time
@@ -176,7 +184,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
     // date goes on with the first piece that has a figure (its year, day or time).
     if (below.page !== prev.page && !/\d/.test(piece.text)) continue;
-    if (timeOnly && !WHOLE_TIME.test(piece.text)) break;
+    if (timeOnly && !TIME_OF_DAY.test(piece.text)) break;
     if (!isPiece(piece)) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
     if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
@@ -187,6 +195,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     if (best && !readable) break;
     text = joined;
     pieces.push({ line: j, cell: m });
+    pitch = below.page === prev.page ? below.y - prev.y : Infinity;
     prev = below;
     if (readable) best = { text, pieces: pieces.slice() };
   }
