@@ -331,6 +331,13 @@ describe("dates", () => {
     expect(brief(r).map((t) => t[0])).toEqual(["2026-01-11T14:15:46+01:00", "2026-01-12T08:00:00+01:00"]);
   });
 
+  /** A first row whose date wraps over three lines ("4" / "January" / "2026"). */
+  const AIRTIME_WRAPPED: Line[] = [
+    [120, [20, "4"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+    [129, [20, "January"]],
+    [138, [20, "2026"]],
+  ];
+
   test("a date wrapped across a page break goes on past the next page's repeated headings, and no row takes the next row's date", () => {
     const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const r = read(
@@ -338,9 +345,7 @@ describe("dates", () => {
         ...FACTS,
         OPENING,
         HEAD,
-        [120, [20, "4"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
-        [129, [20, "January"]],
-        [138, [20, "2026"]],
+        ...AIRTIME_WRAPPED,
         [790, [20, "5"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
         [799, [20, "January"]],
       ],
@@ -383,9 +388,7 @@ describe("dates", () => {
         ...FACTS,
         OPENING,
         HEAD,
-        [120, [20, "4"], [90, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
-        [129, [20, "January"]],
-        [138, [20, "2026"]],
+        ...AIRTIME_WRAPPED,
         [780, [20, "5"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
         [789, [20, "January"]],
         // The footer right under the row (its words on the date's edge) ...

@@ -453,7 +453,7 @@ function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined,
 /** No line of the block holds a date or a time. */
 const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));
 
-/** Every line holds text only in the columns a row's text wraps in, and prints at no other page's top. */
+/** Every line holds text only in the columns a row's text wraps in, and is no running title (runningTitles). */
 function wrapsOnly(b: Block, titles: ReadonlySet<string>): boolean {
   return b.lines.every((p) => {
     const roles = Object.keys(p.parts) as ColumnRole[];
@@ -491,6 +491,9 @@ function runsOnFromCarried(b: Block, row: RowDraft): boolean {
   return true;
 }
 
+/** A line this share of the glyph height below another still prints beside it. */
+const BASELINE_SLACK = 0.35;
+
 /** Lines at the top of a page up to the one that ends the carried row's date (printed beside that end, they are its own). */
 function besideDateEnd(b: Block, row: RowDraft): number {
   const end = row.continuedOn;
@@ -499,9 +502,6 @@ function besideDateEnd(b: Block, row: RowDraft): number {
   while (n < b.lines.length && b.lines[n]!.line.page === end.page && b.lines[n]!.line.y <= end.y + BASELINE_SLACK * b.lines[n]!.line.h) n++;
   return n;
 }
-
-/** A line this share of the glyph height below another still prints beside it. */
-const BASELINE_SLACK = 0.35;
 
 /**
  * Adds a line's texts to a row, before or after what it has. `at` is the line the texts come from:

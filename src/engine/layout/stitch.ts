@@ -24,11 +24,13 @@ const LOOK_AHEAD = MAX_PIECES + 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
 const HEAD = /^(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
+/** A month's name, short or in full. */
+const MONTH_NAME = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 /**
  * Or a month's name alone: a month-first date wrapped after its month ("Jan" over "03," over
  * "2026", WebKit in a narrow centred cell).
  */
-const MONTH_HEAD = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+const MONTH_HEAD = new RegExp(`^${MONTH_NAME}\\.?$`, "i");
 /** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08", "03,"). */
 const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$/;
 
@@ -61,7 +63,7 @@ function isHead(c: Cell): boolean {
 }
 
 /** A piece without a figure is a month's name or a meridiem ("Jan-" over "2026", "5:40" over "PM"), never other words (a footer's "Generated on"). */
-const WORD_PIECE = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[-/,]?$|^[ap]\.?m\.?$/i;
+const WORD_PIECE = new RegExp(`^${MONTH_NAME}\\.?[-/,]?$|^[ap]\\.?m\\.?$`, "i");
 
 function isPiece(c: Cell): boolean {
   return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text) && (/\d/.test(c.text) || WORD_PIECE.test(c.text));
