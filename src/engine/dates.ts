@@ -304,3 +304,6 @@ function clock(h: string | undefined, mi: string | undefined, s: string | undefi
 
 /** `14:22`, `14:22:11`, `02:13:00 PM`. */
 export const TIME_ONLY = /^\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$/i;
+
+/** A clock time anywhere in a text (`14:03`, `2:13 PM`, a date's `... 10:00:22`). */
+export const hasClockTime = (text: string): boolean => /\d:\d\d/.test(text);

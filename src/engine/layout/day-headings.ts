@@ -1,4 +1,4 @@
-import { scanDate, scanPartialDate } from "../dates.ts";
+import { hasClockTime, scanDate, scanPartialDate } from "../dates.ts";
 import type { Column } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -11,16 +11,13 @@ import type { Line } from "./lines.ts";
 /** The table's row key is a time column: it has one and no date column. */
 export const timeKeyed = (columns: readonly Column[]): boolean => columns.some((c) => c.role === "time") && !columns.some((c) => c.role === "date" || c.role === "value_date");
 
-/** A clock time anywhere in a text ("14:03", "2:13 PM"). */
-const CLOCK = /\d:\d\d/;
-
 /**
  * The heading's date when the line is a day heading: a line with no time (which every row of a
  * time-keyed table has) opening with a date (a weekday before it allowed) and holding nothing else
  * but figures, the day's own totals some apps print beside it (never a row); else null.
  */
 export function dayHeading(line: Line): string | null {
-  if (CLOCK.test(line.text)) return null;
+  if (hasClockTime(line.text)) return null;
   const firstFigure = line.cells.findIndex((c) => c.kind === "money" || c.kind === "empty");
   const before = firstFigure < 0 ? line.cells : line.cells.slice(0, firstFigure);
   if (before.length === 0 || line.cells.slice(before.length).some((c) => c.kind !== "money" && c.kind !== "empty")) return null;

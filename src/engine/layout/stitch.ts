@@ -1,4 +1,4 @@
-import { isWeekdayWord, scanDate, withoutWeekday } from "../dates.ts";
+import { hasClockTime, isWeekdayWord, scanDate, TIME_ONLY, withoutWeekday } from "../dates.ts";
 import type { Cell } from "./cells.ts";
 import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -38,8 +38,9 @@ const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$
 function glue(a: string, b: string): string {
   if (MONTH_HEAD.test(a)) return `${a} ${b}`;
   if (/[-/.:T]$/.test(a) || /^[-/.:]/.test(b)) return `${a}${b}`;
-  // A whole time under a date that ends in its year ("Jan 2026" over "10:00:22") is the row's time.
-  if (/\d$/.test(a) && /^\d/.test(b) && !TIME_OF_DAY.test(b)) return `${a}${b}`;
+  // A whole time (24-hour or 12-hour) under a date that ends in its year ("Jan 2026" over
+  // "10:00:22", "5:18PM") is the row's time.
+  if (/\d$/.test(a) && /^\d/.test(b) && !TIME_ONLY.test(b)) return `${a}${b}`;
   return `${a} ${b}`;
 }
 
@@ -103,10 +104,6 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
 
 /** A date's lines lie at one pitch: a further piece at most this many times the last step below. */
 const SAME_PITCH = 1.1;
-/** A whole time of day, 24-hour or with its meridiem (`10:00:22`, `5:18PM`). */
-const TIME_OF_DAY = /^\d{1,2}:\d{2}(?::\d{2})?\s?(?:[ap]\.?m\.?)?$/i;
-/** A date that carries its time. */
-const HAS_TIME = /\d:\d\d/;
 /** A page footer is at most this many lines. */
 const FOOTER_LINES = 4;
 
@@ -175,7 +172,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
       // or words on its edge, and no other date below), at the next page's top. So may the time
       // printed under a date that reads without one, and only that.
       const next = pageStarts.get(prev.page + 1);
-      if ((best && HAS_TIME.test(best.text)) || next === undefined || next <= j || !footerFrom(lines, j, next, head, tol)) break;
+      if ((best && hasClockTime(best.text)) || next === undefined || next <= j || !footerFrom(lines, j, next, head, tol)) break;
       timeOnly = best !== null;
       j = next - 1;
       continue;
@@ -186,7 +183,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
     // date goes on with the first piece that has a figure (its year, day or time).
     if (below.page !== prev.page && !/\d/.test(piece.text)) continue;
-    if (timeOnly && !TIME_OF_DAY.test(piece.text)) break;
+    if (timeOnly && !TIME_ONLY.test(piece.text)) break;
     if (!isPiece(piece)) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
     if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
