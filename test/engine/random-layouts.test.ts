@@ -475,6 +475,40 @@ describe("dates", () => {
   });
 });
 
+describe("dates cut by a page break or set apart from their time", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  test("a weekday date cut after its day at a page's end takes its month's name and year from the next page's top, past the repeated headings", () => {
+    const r = read(
+      [...FACTS, OPENING, HEAD, [120, [20, "Fri, 16"], [90, "POS SPAR"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }], [129, [20, "Jan 2026"]], [780, [20, "Sat,"], [90, "TRANSFER TO ADA"], { r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }], [789, [20, "17"]]],
+      [HEAD2, [72, [20, "Jan"]], [81, [20, "2026"]], [100, [20, "Sun, 18"], [90, "SALARY"], { r: 440, t: "200.00" }, { r: 510, t: "8,700.00" }], [109, [20, "Jan 2026"]]],
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-16T00:00:00+01:00", "POS SPAR"],
+      ["2026-01-17T00:00:00+01:00", "TRANSFER TO ADA"],
+      ["2026-01-18T00:00:00+01:00", "SALARY"],
+    ]);
+  });
+
+  test("a day-first date wrapped after its month's comma, its time a wide space after the year and the meridiem under it, keeps the time", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [120, [20, "02 Jan,"]],
+      [129, [20, "2026"], [46, "12:51"], [90, "POS SPAR"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+      [138, [20, "PM"]],
+      [156, [20, "03 Jan,"]],
+      [165, [20, "2026"], [46, "2:24"], [90, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [174, [20, "AM"]],
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-02T12:51:00+01:00", "POS SPAR"],
+      ["2026-01-03T02:24:00+01:00", "SALARY"],
+    ]);
+  });
+});
+
 describe("headings", () => {
   test("a Type column's DR/CR, or a Currency column's code, printed a word space after the reference is that column's own", () => {
     // Each cell one string, a word space after the one before (cells with little padding): the
@@ -598,6 +632,38 @@ describe("headings", () => {
     ]);
     expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002"]);
   });
+  test("two headings a word space apart in one run (`Description Tag`) are two columns where the body's words start under the second; not where a narration runs across", () => {
+    // Fixed-width: `Tag` starts 12 characters after `Description`.
+    const tag = 90 + 12 * 4.4;
+    const table = (narrations: string[]) =>
+      read([
+        ...FACTS,
+        OPENING,
+        [100, [20, "Date"], [90, "Description Tag"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }],
+        [120, [20, "02/01/2026"], [90, narrations[0]!], [tag, "Shopping"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }],
+        [134, [20, "03/01/2026"], [90, narrations[1]!], [tag, "Inflow"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }],
+        [148, [20, "04/01/2026"], [90, narrations[2]!], [tag, "Airtime"], { r: 370, t: "100.00" }, { r: 510, t: "9,400.00" }],
+      ]).transactions.map((t) => t.narration);
+    expect(table(["POS SPAR", "SALARY", "MTN"])).toEqual(["POS SPAR", "SALARY", "MTN"]);
+    // A narration printed across the point: the run is one heading, its column holds both.
+    expect(table(["POS SPAR LEKKI PHASE", "SALARY", "MTN"])[1]).toBe("SALARY Inflow");
+  });
+
+  test("a heading run over two labels of the line below (`Effective Transaction` over `Date` and `Details`) is cut where the lower label starts", () => {
+    const details = 90 + 10 * 4.4;
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [94, [20, "Trans."], [90, "Effective Transaction"], { r: 400, t: "Debit" }, { r: 460, t: "Credit" }, { r: 530, t: "Running" }],
+      [104, [20, "Date"], [90, "Date"], [details, "Details"], { r: 530, t: "Balance" }],
+      [120, [20, "02/01/26"], [90, "03/01/26"], [details, "POS SPAR"], { r: 400, t: "1,000.00" }, { r: 530, t: "9,000.00" }],
+      [134, [20, "03/01/26"], [90, "03/01/26"], [details, "SALARY"], { r: 460, t: "500.00" }, { r: 530, t: "9,500.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR"],
+      ["2026-01-03T00:00:00+01:00", "SALARY"],
+    ]);
+  });
 });
 
 describe("a sentence printed across the table", () => {
@@ -639,6 +705,26 @@ describe("the end of the last row alone on the last page", () => {
       [[40, [20, "27/11/2026 10:14:05"], [110, "Customer Statement · Branch 0231"]], page2HEAD, [72, [90, "ACCESS BANK | 0829790353"]], [90, [20, "04/01/2026"], [90, "AIRTIME"], { r: 370, t: "200.00" }, { r: 510, t: "9,300.00" }]],
     );
     expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "TRANSFER FROM BOLA ADE | ACCESS BANK | 0829790353", "AIRTIME"]);
+  });
+
+  test("a centred row's end at the top of the next page is that row's also when a line of the page's letterhead stands above the repeated headings", () => {
+    // Cells centred on their row: each narration's first line above the date line, its last below.
+    const row = (y: number, date: string, words: [string, string, string], figures: Piece[]): Line[] => [[y - 10, [90, words[0]]], [y, [20, date], [90, words[1]], ...figures], [y + 10, [90, words[2]]]];
+    const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+        ...row(130, "02/01/2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]),
+        ...row(170, "03/01/2026", ["TRANSFER TO", "ADA OBI FOR", "RENT"], [{ r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }]),
+        ...row(210, "04/01/2026", ["AIRTIME", "MTN 0803", "RECHARGE"], [{ r: 370, t: "100.00" }, { r: 510, t: "8,400.00" }]),
+        [770, [90, "TRANSFER FROM"]],
+        [780, [20, "05/01/2026"], [90, "BOLA ADE |"], { r: 440, t: "600.00" }, { r: 510, t: "9,000.00" }],
+      ],
+      [[40, [90, "Statement"]], HEAD2, [72, [90, "ACCESS BANK"]], ...row(100, "06/01/2026", ["POS PURCHASE", "SHOPRITE", "IKEJA"], [{ r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }])],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["POS PURCHASE SPAR LEKKI LAGOS NG", "TRANSFER TO ADA OBI FOR RENT", "AIRTIME MTN 0803 RECHARGE", "TRANSFER FROM BOLA ADE | ACCESS BANK", "POS PURCHASE SHOPRITE IKEJA"]);
   });
 
   test("is that row's on a page without headings when it holds only narration words; a print date there is not", () => {

@@ -2,9 +2,10 @@ import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
 import { cellKind, type Cell, type CellKind, type Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
-import type { Column, ColumnRole } from "./header.ts";
+import { type Column, type ColumnRole, labelRole } from "./header.ts";
 import type { Line } from "./lines.ts";
 import { proseAcross } from "./prose.ts";
+import { cutRun, wordStartXs } from "./run-words.ts";
 
 /**
  * Assigns a line's cells to the header's columns. Cells and columns are both in x order, so the
@@ -540,6 +541,40 @@ export function splitMergedHeadings(columns: Column[], body: Line[]): Column[] {
     if (!merged) return [c];
     const under = groups.filter((g) => Math.min(g.x1, c.x1) > Math.max(g.x0, c.x0));
     return under.length >= merged.length ? merged : [c];
+  });
+}
+
+/** Cells of the body that must start where a heading's word does before it counts as two headings. */
+const RUN_EDGE_CELLS = 3;
+/** A word's start may lie this many glyph heights from the body's cell edges and still be on them. */
+const RUN_EDGE_TOLERANCE = 0.5;
+
+/**
+ * A heading run that holds two headings one word space apart (`Description Tag`, `Channel Status`
+ * in a fixed-width font): the body shows it when cells of words start right where a later word of
+ * the run does and no cell runs across that point. The run is cut there; each part takes the role its
+ * words name, unless another column holds that role already.
+ */
+export function splitRunTogetherHeadings(columns: Column[], body: Line[]): Column[] {
+  // A footer sentence printed across the table runs over every column edge.
+  const cells = body.filter((l) => l.source === "pdf" && !proseAcross(columns, l)).flatMap((l) => l.cells);
+  if (cells.length === 0) return columns;
+  const tol = RUN_EDGE_TOLERANCE * body[0]!.h;
+  return columns.flatMap((c) => {
+    // Money headings over two columns are splitMergedHeadings' (figures right-aligned to one
+    // width all start at one point, which is no column edge).
+    if (c.merged || MONEY.has(c.role) || !/\s/.test(c.label)) return [c];
+    const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
+    const edges = wordStartXs(run).filter((x) => {
+      const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
+      const starting = inside.filter((u) => u.kind === "text" && Math.abs(u.x0 - x) <= tol).length;
+      // A body cell may run across the point only where it is itself two cells one word space apart.
+      const across = inside.filter((u) => u.x0 < x - tol && u.x1 > x + tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
+      return starting >= RUN_EDGE_CELLS && across.length === 0;
+    });
+    const parts = cutRun(run, edges, tol).map((p) => ({ role: labelRole(p.text) ?? ("other" as const), label: p.text, x0: p.x0, x1: p.x1 }));
+    const taken = (role: ColumnRole) => role !== "other" && columns.some((o) => o !== c && o.role === role);
+    return parts.length > 1 && !parts.some((p) => taken(p.role)) ? parts : [c];
   });
 }
 

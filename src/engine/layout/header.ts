@@ -1,5 +1,6 @@
 import type { Line } from "./lines.ts";
 import type { Cell } from "./cells.ts";
+import { cutRun } from "./run-words.ts";
 
 /** What a column holds. `other` columns are read but not used (channel, branch, ...). */
 export type ColumnRole =
@@ -370,9 +371,43 @@ const TEXT_LABELS: ReadonlySet<ColumnRole> = new Set(["narration", "reference"])
  * Null when a word below would turn a complete narration or reference label into another role's
  * (`Remarks` over `BALANCE`, the opening row's label wrapped in the narration column right under
  * the header): the line below finishes no label then, it is the table's first line. (Money labels
- * are refined so: `Balance` over `Before`, `Amount (NGN)` over `Debit`.)
+ * are refined so: `Balance` over `Before`, `Amount (NGN)` over `Debit`.) Runs that hold two
+ * headings are cut first (partedRuns) when every part then stacks into a label.
  */
 function mergeHeaderLines(a: Line, b: Line): Line | null {
+  const parted = partedRuns(a, b);
+  const stacked = parted && stackLines(parted[0], parted[1]);
+  if (stacked && parted[2].every((part) => stacked.cells.some((c) => c.x0 <= part.x0 && c.x1 >= part.x1 && labelRole(c.text) !== null))) return stacked;
+  return stackLines(a, b);
+}
+
+/** A word's start may lie this many glyph heights from the other line's cell edge and still be on it. */
+const EDGE_TOLERANCE = 0.5;
+
+/**
+ * Two lines of headings whose runs hold two labels one word space apart (a fixed-width font, or
+ * a header drawn as one string): where a cell of one line starts right at a word of a run on the
+ * other (`Effective Transaction` over `Date` and `Details`, `Details` starting under
+ * `Transaction`), the run is two headings and is cut there. Answers both lines cut and the new
+ * parts, or null when nothing lines up.
+ */
+function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
+  const tol = EDGE_TOLERANCE * Math.max(a.h, b.h);
+  const parts: Cell[] = [];
+  const cut = (line: Line, other: Line): Line => {
+    const cells = line.cells.flatMap((u) => {
+      const pieces = cutRun(u, other.cells.map((c) => c.x0).filter((x) => x > u.x0 + tol && x < u.x1 - tol), tol);
+      if (pieces.length > 1) parts.push(...pieces);
+      return pieces;
+    });
+    return cells.length === line.cells.length ? line : { ...line, cells, text: cells.map((c) => c.text).join(" ") };
+  };
+  const [a2, b2] = [cut(a, b), cut(b, a)];
+  return parts.length > 0 ? [a2, b2, parts] : null;
+}
+
+/** mergeHeaderLines' stacking of the two lines as they are. */
+function stackLines(a: Line, b: Line): Line | null {
   const cells = a.cells.map((c) => ({ ...c }));
   for (const c of b.cells) {
     const over = cells.find((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0);

@@ -1,6 +1,6 @@
 import { labelledAccountNumber } from "../metadata/index.ts";
 import type { Cell } from "./cells.ts";
-import { assignCells, cutAtColumnEdges, splitMergedHeadings, widenColumns } from "./columns.ts";
+import { assignCells, cutAtColumnEdges, splitMergedHeadings, splitRunTogetherHeadings, widenColumns } from "./columns.ts";
 import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
@@ -167,10 +167,18 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
   return i;
 }
 
-/** The next line is on the same page and starts a table header. */
+/** Words of a heading broken over more lines than a header takes may stand above it ("Type" over "of" over "Transaction"). */
+const STACKED_ABOVE = 1;
+
+/** A table header starts on one of the next lines of this page, with only words (a heading's first line) before it. */
 function abovePageHeader(lines: Line[], i: number): boolean {
-  const next = lines[i + 1];
-  return next !== undefined && next.page === lines[i]!.page && headerAt(lines, i + 1) !== null;
+  for (let k = i + 1; k <= i + 1 + STACKED_ABOVE; k++) {
+    const next = lines[k];
+    if (next === undefined || next.page !== lines[i]!.page) return false;
+    if (headerAt(lines, k) !== null) return true;
+    if (next.cells.some((c) => c.kind !== "text")) return false;
+  }
+  return false;
 }
 
 /** The scan's table once every line has been walked: continuation lines attached, statement facts set apart. */
@@ -274,16 +282,22 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   const body: Line[] = [];
   for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
   releaseLetterhead(st, line);
-  st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(h.columns, body), body), st.firstColumns) };
+  st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(splitRunTogetherHeadings(h.columns, body), body), body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
   st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
   markTable(st, lines[i + h.lineCount - 1]!);
 }
 
-/** Lines above this page's (repeated) header are its letterhead, not the end of the last row. */
+/**
+ * Lines above this page's (repeated) header are its letterhead (or a heading word stacked above
+ * the header's lines), not the end of the last row: they leave the pending lines, so the lines
+ * under the header still carry that row's end.
+ */
 export function releaseLetterhead(st: ScanState, header: Line): void {
-  for (const p of st.pendings) if (p.line.page === header.page && p.line.y < header.y) p.carryRow = -1;
+  const above = (p: Pending) => p.line.page === header.page && p.line.y < header.y;
+  for (const p of st.pendings) if (above(p)) st.outside.push(p.line);
+  st.pendings = st.pendings.filter((p) => !above(p));
 }
 
 /**

@@ -23,7 +23,7 @@ const MAX_PIECES = 4;
 const LOOK_AHEAD = MAX_PIECES + 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
-const HEAD = /^(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/. ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
+const HEAD = /^(?:\d{1,4}(?:[-/. ][\dA-Za-z]{0,9}){0,2}[-/., ]?|\d{1,2}(?:st|nd|rd|th)(?: [a-z]{3,9}\.?)?)$/i;
 /** A month's name, short or in full. */
 const MONTH_NAME = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
 /**
@@ -88,18 +88,44 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
       if (!isHead(head)) continue;
       const stitched = stitchFrom(out, pageStarts, i, head);
       if (!stitched) continue;
-      const cells = line.cells.slice();
       const last = stitched.pieces[stitched.pieces.length - 1]!;
-      cells[k] = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
-      out[i] = reachingDown(withCells(line, cells), out[last.line]!, first);
-      first = false;
-      for (const p of stitched.pieces) {
-        const below = out[p.line]!;
-        out[p.line] = withCells(below, below.cells.filter((_, n) => n !== p.cell));
+      const date: Cell = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
+      const host = rowLineWithin(out, i, last.line, date);
+      if (host >= 0) {
+        // Centred on the row's line of figures and its other date: the date is that line's.
+        out[i] = withCells(line, line.cells.filter((_, n) => n !== k));
+        k--;
+        const row = out[host]!;
+        out[host] = reachingDown(withCells(row, [...row.cells, date].sort((p, q) => p.x0 - q.x0)), out[last.line]!, row.bottom === undefined);
+      } else {
+        const cells = line.cells.slice();
+        cells[k] = date;
+        out[i] = reachingDown(withCells(line, cells), out[last.line]!, first);
+        first = false;
+      }
+      for (const n of new Set(stitched.pieces.map((p) => p.line))) {
+        const taken = new Set(stitched.pieces.filter((p) => p.line === n).map((p) => p.cell));
+        out[n] = withCells(out[n]!, out[n]!.cells.filter((_, c) => !taken.has(c)));
       }
     }
   }
   return out;
+}
+
+/**
+ * A line between a wrapped date's first and last (same page) that prints a row's figures and a
+ * date of its own in another column, with nothing where the wrapped date stands: the row's line,
+ * which a second date (a value date) wrapped around it, centred in its cell, belongs to. On its
+ * first line that date would stand as a dated line of its own above the row. Or -1.
+ */
+function rowLineWithin(lines: Line[], from: number, to: number, date: Cell): number {
+  for (let n = from + 1; n < to; n++) {
+    const l = lines[n]!;
+    if (l.page !== lines[from]!.page) return -1;
+    const free = !l.cells.some((c) => Math.min(c.x1, date.x1) > Math.max(c.x0, date.x0));
+    if (free && l.cells.some((c) => c.kind === "date") && l.cells.some((c) => c.kind === "money")) return n;
+  }
+  return -1;
 }
 
 /** A date's lines lie at one pitch: a further piece at most this many times the last step below. */
@@ -181,8 +207,9 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     if (m < 0) continue;
     const piece = below.cells[m]!;
     // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
-    // date goes on with the first piece that has a figure (its year, day or time).
-    if (below.page !== prev.page && !/\d/.test(piece.text)) continue;
+    // date goes on with the first piece that has a figure (its year, day or time) or is a month's
+    // name, which no heading is ("Sat, 17" at a page's foot, "Jan" over "2026" at the next's top).
+    if (below.page !== prev.page && !/\d/.test(piece.text) && !WORD_PIECE.test(piece.text)) continue;
     if (timeOnly && !TIME_ONLY.test(piece.text)) break;
     if (!isPiece(piece)) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
@@ -194,11 +221,24 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     if (best && !readable) break;
     text = joined;
     pieces.push({ line: j, cell: m });
+    // The time printed after the date on the same line of its cell, set apart by a wider space
+    // ("02 Jan," over "2026" and "12:51" over "PM"), is the date's.
+    const time = readable ? timeBeside(below, m) : -1;
+    if (time >= 0 && scanDate(`${text} ${below.cells[time]!.text}`) !== null) {
+      text = `${text} ${below.cells[time]!.text}`;
+      pieces.push({ line: j, cell: time });
+    }
     pitch = below.page === prev.page ? below.y - prev.y : Infinity;
     prev = below;
     if (readable) best = { text, pieces: pieces.slice() };
   }
   return best;
+}
+
+/** The time of day right after cell m of a line (within TIME_GAP glyph heights), or -1. */
+function timeBeside(line: Line, m: number): number {
+  const next = line.cells[m + 1];
+  return next && TIME_ONLY.test(next.text) && next.x0 - line.cells[m]!.x1 <= TIME_GAP * line.h ? m + 1 : -1;
 }
 
 function withCells(line: Line, cells: Cell[]): Line {
