@@ -271,6 +271,21 @@ describe("label words inside names", () => {
   });
 });
 
+describe("a two-column box of pairs whose labels and values wrap in their cells, centred on one line", () => {
+  test("`Name of` over `Account` is one label, its value the name beside them; the second pair's label and value too; a period wrapped around its label is both its lines", () => {
+    const f = facts([
+      [60, [20, "Name of"], [300, "Account"]],
+      [67, [120, "ADEOLA JOHNSON"], [420, "0123456789"]],
+      [74, [20, "Account"], [300, "Number"]],
+      [92, [120, "1st Jan 2026 to 31st Jan"]],
+      [99, [20, "Period"], [300, "Currency"], [420, "NGN"]],
+      [106, [120, "2026"]],
+    ]);
+    expect([f.holder, f.accountNumber, f.currency]).toEqual(["ADEOLA JOHNSON", "0123456789", "NGN"]);
+    expect(period(f)).toEqual(["2026-01-01", "2026-01-31"]);
+  });
+});
+
 describe("labels a printed sheet cut short and glued to their values (metadata/clipped.ts)", () => {
   test("read apart as the full label and the value", () => {
     expect(unglueLabel("Account Numb0123456789")).toBe("Account Number 0123456789");

@@ -490,6 +490,44 @@ describe("dates cut by a page break or set apart from their time", () => {
     ]);
   });
 
+  test("a date's month printed a word space before the narration, as one fixed-width run (`1` over `February for rent` over `2026`), is the date's", () => {
+    const row = (y: number, n: string, day: string, middle: string, figures: Piece[]): Line[] => [[y - 8, [60, day]], [y, [20, n], [60, middle], ...figures], [y + 8, [60, "2026"]]];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "#"], [60, "Date"], [100, "Description"], { r: 400, t: "Debit" }, { r: 460, t: "Credit" }, { r: 530, t: "Balance" }],
+      ...row(126, "1", "31", "January  POS SPAR", [{ r: 400, t: "1,000.00" }, { r: 530, t: "9,000.00" }]),
+      ...row(160, "2", "1", "February for rent", [{ r: 400, t: "500.00" }, { r: 530, t: "8,500.00" }]),
+      ...row(194, "3", "2", "February salary", [{ r: 460, t: "2,000.00" }, { r: 530, t: "10,500.00" }]),
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-31T00:00:00+01:00", "POS SPAR"],
+      ["2026-02-01T00:00:00+01:00", "for rent"],
+      ["2026-02-02T00:00:00+01:00", "salary"],
+    ]);
+  });
+
+  test("a date cut by the page break goes on past a footer sentence whose own date lies on its edge", () => {
+    const HEADS: Line = [100, [20, "#"], [80, "Date"], [150, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEADS,
+        [120, [20, "1"], [80, "04-01-2026"], [150, "AIRTIME"], { r: 370, t: "100.00" }, { r: 510, t: "9,900.00" }],
+        [770, [20, "2"], [80, "05-"], [150, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "8,900.00" }],
+        [779, [80, "01-"]],
+        [800, [20, "Generated on"], [80, "27 Nov 2026"], [140, "at 10:14. Questions? Call 0700 225 5678 or write to us."]],
+      ],
+      [[56, [20, "#"], [80, "Date"], [150, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]], [72, [80, "2026"]], [90, [20, "3"], [80, "06-01-2026"], [150, "SALARY"], { r: 440, t: "500.00" }, { r: 510, t: "9,400.00" }]],
+    );
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-04T00:00:00+01:00", "AIRTIME"],
+      ["2026-01-05T00:00:00+01:00", "TRANSFER TO ADA"],
+      ["2026-01-06T00:00:00+01:00", "SALARY"],
+    ]);
+  });
+
   test("a day-first date wrapped after its month's comma, its time a wide space after the year and the meridiem under it, keeps the time", () => {
     const r = read([
       ...FACTS,

@@ -1,7 +1,8 @@
 import { hasClockTime, isWeekdayWord, scanDate, TIME_ONLY, withoutWeekday } from "../dates.ts";
-import type { Cell } from "./cells.ts";
+import { type Cell, cellKind } from "./cells.ts";
 import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
+import { cutRun, wordStartXs } from "./run-words.ts";
 
 /**
  * Word processors and report writers wrap a too-narrow date cell wherever the line runs out, even
@@ -19,7 +20,7 @@ const NEXT_LINE = 2.2;
 const MAX_PIECE = 12;
 /** A date is wrapped over at most this many lines (an ISO timestamp in a very narrow column takes four). */
 const MAX_PIECES = 4;
-/** Lines looked at below the head, a skipped page footer aside: the pieces and the next page's banner and repeated headings. */
+/** Lines looked at below the head, a skipped page footer aside: the pieces and the next page's banner and repeated headings (those on the head's edge). */
 const LOOK_AHEAD = MAX_PIECES + 4;
 
 /** The first piece: digits with separators (no thousands comma, which would make it an amount), or an ordinal day alone or with its month ("2nd" over "Jan" over "2026", "3rd Feb" over "2026"); either may follow a weekday ("Fri, 02" over "Jan 2026"). */
@@ -70,9 +71,24 @@ function isPiece(c: Cell): boolean {
   return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text) && (/\d/.test(c.text) || WORD_PIECE.test(c.text));
 }
 
+/**
+ * The piece a cell on the date's edge offers: the cell, or the first word of a run whose other
+ * words are the next column's (a fixed-width font prints a date's `February` a word space before
+ * the narration's `for rent`, as one run). Null when neither is a piece.
+ */
+function pieceIn(c: Cell): { part: Cell; rest?: Cell } | null {
+  if (isPiece(c)) return { part: c };
+  const [part, rest] = cutRun(c, wordStartXs(c).slice(0, 1), 0.01);
+  return part && rest && isPiece(part) ? { part: { ...part, kind: cellKind(part.text) }, rest: { ...rest, kind: cellKind(rest.text) } } : null;
+}
+
 interface Found {
   line: number;
   cell: number;
+  /** The piece is the first word of the cell, whose other words stay on their line as this cell. */
+  rest?: Cell;
+  /** That first word. */
+  part?: Cell;
 }
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
@@ -89,7 +105,7 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
       const stitched = stitchFrom(out, pageStarts, i, head);
       if (!stitched) continue;
       const last = stitched.pieces[stitched.pieces.length - 1]!;
-      const date: Cell = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => out[p.line]!.cells[p.cell]!.x1)), kind: "date" };
+      const date: Cell = { text: stitched.text, x0: head.x0, x1: Math.max(head.x1, ...stitched.pieces.map((p) => (p.part ?? out[p.line]!.cells[p.cell]!).x1)), kind: "date" };
       const host = rowLineWithin(out, i, last.line, date);
       if (host >= 0) {
         // Centred on the row's line of figures and its other date: the date is that line's.
@@ -104,8 +120,8 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
         first = false;
       }
       for (const n of new Set(stitched.pieces.map((p) => p.line))) {
-        const taken = new Set(stitched.pieces.filter((p) => p.line === n).map((p) => p.cell));
-        out[n] = withCells(out[n]!, out[n]!.cells.filter((_, c) => !taken.has(c)));
+        const taken = new Map(stitched.pieces.filter((p) => p.line === n).map((p) => [p.cell, p.rest]));
+        out[n] = withCells(out[n]!, out[n]!.cells.flatMap((c, k) => (taken.has(k) ? (taken.get(k) ? [taken.get(k)!] : []) : [c])));
       }
     }
   }
@@ -135,13 +151,30 @@ const FOOTER_LINES = 4;
 
 const onEdge = (c: Cell, head: Cell, tol: number): boolean => Math.abs(c.x0 - head.x0) <= tol || Math.abs(c.x1 - head.x1) <= tol;
 
-/** Lines from..to (the next page's first) are a page's last few, and none starts a date on the head's edge: no row begins there. */
+/**
+ * Lines from..to (the next page's first) are a page's last few, and none starts a date on the
+ * head's edge: no row begins there. A date in a sentence without figures ("Generated on" /
+ * "27 Nov 2026" / "at 10:14 AM. Questions? Call ...") is the footer's own.
+ */
 function footerFrom(lines: Line[], from: number, to: number, head: Cell, tol: number): boolean {
   if (to - from > FOOTER_LINES) return false;
   for (let n = from; n < to; n++) {
-    if (lines[n]!.cells.some((c) => onEdge(c, head, tol) && (isHead(c) || scanDate(c.text) !== null))) return false;
+    const line = lines[n]!;
+    if (sentenceLine(line)) continue;
+    if (line.cells.some((c) => onEdge(c, head, tol) && (isHead(c) || scanDate(c.text) !== null))) return false;
   }
   return true;
+}
+
+/** Words in one run that make a line a sentence rather than a row's cells. */
+const SENTENCE_WORDS = 5;
+
+/**
+ * A line of prose (a run of several words) with no money on it. A whole date after words on such
+ * a line ("Generated on" / "27 Nov 2026" on a wrapped date's edge) is the sentence's, no piece.
+ */
+function sentenceLine(line: Line): boolean {
+  return !line.cells.some((c) => c.kind === "money") && line.cells.some((c) => c.kind === "text" && (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) >= SENTENCE_WORDS);
 }
 
 /** Index of each page's first line (lines come in page order). */
@@ -188,12 +221,13 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // A row split by a page break continues on the next page, under its repeated header.
     if (below.page !== prev.page && below.page !== prev.page + 1) break;
     // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
-    const m = below.cells.findIndex((c) => onEdge(c, head, tol));
+    const m = below.cells.findIndex((c, k) => onEdge(c, head, tol) && !(k > 0 && sentenceLine(below) && scanDate(c.text) !== null));
     // Once a date reads, a further piece (its time) lies at the pitch of the date's own lines: a
     // line below a wider gap (a footer's time) is past the date.
     const gap = below.y - prev.y;
     const far = below.page === prev.page && (gap > NEXT_LINE * line.h || (best !== null && gap > SAME_PITCH * pitch));
-    if (far || (below.page === prev.page && m >= 0 && !isPiece(below.cells[m]!))) {
+    const offered = m >= 0 ? pieceIn(below.cells[m]!) : null;
+    if (far || (below.page === prev.page && m >= 0 && !offered)) {
       // A date that does not read yet goes on somewhere: where its page ends in a footer (a gap,
       // or words on its edge, and no other date below), at the next page's top. So may the time
       // printed under a date that reads without one, and only that.
@@ -203,15 +237,17 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
       j = next - 1;
       continue;
     }
-    if (++examined > LOOK_AHEAD) break;
+    // On the next page only lines on the date's edge count: a banner and headings broken over
+    // several lines put more lines than that before the date's rest, few of them on its edge.
+    if ((below.page === line.page || m >= 0) && ++examined > LOOK_AHEAD) break;
     if (m < 0) continue;
-    const piece = below.cells[m]!;
+    const piece = offered?.part ?? below.cells[m]!;
     // On the next page the repeated headings come first (`Txn` over `Date` on the date's edge): the
     // date goes on with the first piece that has a figure (its year, day or time) or is a month's
     // name, which no heading is ("Sat, 17" at a page's foot, "Jan" over "2026" at the next's top).
     if (below.page !== prev.page && !/\d/.test(piece.text) && !WORD_PIECE.test(piece.text)) continue;
     if (timeOnly && !TIME_ONLY.test(piece.text)) break;
-    if (!isPiece(piece)) break;
+    if (!offered) break;
     // A head that reads already takes only the rest of its year, and only where that still reads.
     if (readsAlready && pieces.length === 0 && !YEAR_REST.test(piece.text)) break;
     const joined = glue(text, piece.text);
@@ -220,10 +256,10 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // Once a date reads, only a piece that keeps it a date belongs to it.
     if (best && !readable) break;
     text = joined;
-    pieces.push({ line: j, cell: m });
+    pieces.push(offered.rest ? { line: j, cell: m, part: piece, rest: offered.rest } : { line: j, cell: m });
     // The time printed after the date on the same line of its cell, set apart by a wider space
     // ("02 Jan," over "2026" and "12:51" over "PM"), is the date's.
-    const time = readable ? timeBeside(below, m) : -1;
+    const time = readable && !offered.rest ? timeBeside(below, m) : -1;
     if (time >= 0 && scanDate(`${text} ${below.cells[time]!.text}`) !== null) {
       text = `${text} ${below.cells[time]!.text}`;
       pieces.push({ line: j, cell: time });

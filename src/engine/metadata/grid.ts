@@ -57,8 +57,9 @@ export function readLabelledValues(all: Line[], every?: Map<Field, string[]>): M
     for (let ci = 0; ci < cells.length; ci++) {
       const cell = cells[ci]!;
       const inline = splitInline(joinFrom(cells, ci, runGap(line)));
-      // Label and value in one run ("ACCOUNT No.: 1234", "Period: a TO b").
-      if (inline && !labelField(cell.text)) {
+      // Label and value in one run ("ACCOUNT No.: 1234", "Period: a TO b"), unless the run is a
+      // label wrapped in its cell ("Name of" over "Account", its value beside them: not "of").
+      if (inline && !labelField(cell.text) && !wrappedLabel(lines, li, cell)) {
         if (!put(inline[0], inline[1]) && inline[0] === "period" && openRange(stripColon(inline[1]))) putRangeEnd(lines, li, cell, inline[1], put);
         continue;
       }
@@ -120,23 +121,40 @@ function valueRun(cells: Cell[], k: number, gap: number): Cell[] {
 /**
  * A value in a right-hand column whose baseline is a little off the label's (the two columns are
  * separate text blocks): the first cell right of the label on the nearest line within the shift.
+ * A value wrapped in its cell around the label's line, centred on it, prints on both neighbours
+ * from one left edge ("1st Jan 2026 to 31st Jan" over "Period", "2026" under it): it is both.
  */
 function valueBeside(lines: Line[], li: number, label: Cell): { text: string; li: number; first: Cell } | null {
   const line = lines[li]!;
-  let best: { line: Line; li: number; dy: number } | null = null;
+  const runs: { run: Cell[]; li: number; dy: number }[] = [];
   for (const lj of [li - 1, li + 1]) {
     const other = lines[lj];
     if (!other || other.page !== line.page) continue;
     const dy = Math.abs(other.y - line.y);
-    if (dy <= VALUE_BESIDE_SHIFT * Math.min(line.h, other.h) && (!best || dy < best.dy)) best = { line: other, li: lj, dy };
+    if (dy > VALUE_BESIDE_SHIFT * Math.min(line.h, other.h)) continue;
+    const run = runBesideLabel(line, other, label);
+    if (run) runs.push({ run, li: lj, dy });
   }
-  if (!best) return null;
-  // Nothing on that line may sit under or left of the label: it is its own row then.
-  if (best.line.cells.some((c) => c.x0 < label.x1)) return null;
-  const start = best.line.cells.findIndex((c) => c.x0 >= label.x1);
+  if (runs.length === 0) return null;
+  const text = (r: Cell[]) => stripColon(r.map((c) => c.text).join(" "));
+  if (runs.length === 2 && Math.abs(runs[0]!.run[0]!.x0 - runs[1]!.run[0]!.x0) <= line.h) {
+    return { text: `${text(runs[0]!.run)} ${text(runs[1]!.run)}`, li: runs[1]!.li, first: runs[0]!.run[0]! };
+  }
+  const best = runs.reduce((a, b) => (b.dy < a.dy ? b : a));
+  return { text: text(best.run), li: best.li, first: best.run[0]! };
+}
+
+/** The value run right of a label on a neighbouring line, or null when that line is a row of its own. */
+function runBesideLabel(line: Line, other: Line, label: Cell): Cell[] | null {
+  // Nothing on that line may sit under or left of the label: it is its own row then. Left of a
+  // label in a second column of pairs (another label before it on its line) lies the first
+  // pair's value, wrapped around the same middle line ("Name of" / "Account" beside a name).
+  const second = line.cells.some((c) => c.x1 < label.x0);
+  if (other.cells.some((c) => (second ? c.x1 > label.x0 && c.x0 < label.x1 : c.x0 < label.x1))) return null;
+  const start = other.cells.findIndex((c) => c.x0 >= label.x1);
   if (start < 0) return null;
-  const run = valueRun(best.line.cells, start, runGap(best.line));
-  return run.length > 0 ? { text: stripColon(run.map((c) => c.text).join(" ")), li: best.li, first: run[0]! } : null;
+  const run = valueRun(other.cells, start, runGap(other));
+  return run.length > 0 ? run : null;
 }
 
 /** The value under a label spanning x0..x1 (summary boxes), or null. */
