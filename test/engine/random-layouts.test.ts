@@ -765,6 +765,36 @@ describe("the end of the last row alone on the last page", () => {
     expect(brief(r).map((t) => t[1])).toEqual(["POS PURCHASE SPAR LEKKI LAGOS NG", "TRANSFER TO ADA OBI FOR RENT", "AIRTIME MTN 0803 RECHARGE", "TRANSFER FROM BOLA ADE | ACCESS BANK", "POS PURCHASE SHOPRITE IKEJA"]);
   });
 
+  test("a row's end right under the repeated headings, padded like a heading's second line, is that row's when it holds a figure", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [...FACTS, OPENING, HEAD, [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }], [134, [20, "03/01/2026"], [90, "TRANSFER TO ADA FOR RENT AND"], { r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }]],
+      [[56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]], [66, [90, "OTHER EXPENSES 61"]], [90, [20, "04/01/2026"], [90, "AIRTIME"], { r: 370, t: "200.00" }, { r: 510, t: "8,300.00" }]],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LEKKI", "TRANSFER TO ADA FOR RENT AND OTHER EXPENSES 61", "AIRTIME"]);
+  });
+
+  test("in a table of centred rows, a line at a page's top as far above the first row as rows stand apart ends the row the page break cut", () => {
+    const row = (y: number, date: string, words: [string, string, string], figures: Piece[]): Line[] => [[y - 8, [90, words[0]]], [y, [20, date], [90, words[1]], ...figures], [y + 8, [90, words[2]]]];
+    const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+        ...row(130, "02/01/2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]),
+        ...row(162, "03/01/2026", ["TRANSFER TO", "ADA OBI FOR", "RENT"], [{ r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }]),
+        ...row(194, "04/01/2026", ["AIRTIME", "MTN 0803", "RECHARGE"], [{ r: 370, t: "100.00" }, { r: 510, t: "8,400.00" }]),
+        ...row(226, "05/01/2026", ["SALARY", "ACME LTD", "JANUARY"], [{ r: 440, t: "900.00" }, { r: 510, t: "9,300.00" }]),
+        [780, [20, "06/01/2026"], [90, "TRANSFER TO BOLA"], { r: 370, t: "300.00" }, { r: 510, t: "9,000.00" }],
+        [788, [90, "ADE FOR RENT AND"]],
+      ],
+      // The next row's date and first words on one line, its figures centred on the line below.
+      [HEAD2, [72, [90, "OTHER EXPENSES 37"]], [88, [20, "07/01/2026"], [90, "POS PURCHASE"]], [96, { r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }], [104, [90, "SHOPRITE IKEJA"]]],
+    );
+    expect(brief(r).map((t) => t[1]).slice(4)).toEqual(["TRANSFER TO BOLA ADE FOR RENT AND OTHER EXPENSES 37", "POS PURCHASE SHOPRITE IKEJA"]);
+  });
+
   test("is that row's on a page without headings when it holds only narration words; a print date there is not", () => {
     const HEAD: Line = [100, [20, "Date"], [90, "Description"], [250, "Reference"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const first: Line[] = [

@@ -291,7 +291,10 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
     if (b.prev < 0 && b.next >= 0) {
       const carry = b.lines[0]!.carryRow;
       let carried = carry >= 0 ? carriedTail(b, rows, separation) : 0;
-      if (carry >= 0 && carried === 0) carried = Math.min(linesShortBelow(rows[carry]!, own.get(carry) ?? [], h), b.lines.length - interleavedWithNext(b, rows, separation));
+      // Lines that stand as far above the first row as rows stand apart are no line of it: a
+      // centred row's lines above its date line lie at its own pitch.
+      const apart = b.lines.length - interleavedWithNext(b, rows, separation);
+      if (carry >= 0 && carried === 0) carried = separation === undefined ? Math.min(linesShortBelow(rows[carry]!, own.get(carry) ?? [], h), apart) : apart;
       topOf.set(b.next, ys[carried] ?? rows[b.next]!.y);
       give(b.next, ys.slice(carried));
       return { split: carried, carried };

@@ -250,7 +250,9 @@ function headingTail(lines: Line[], i: number, h: Header): number {
     const l = lines[j]!;
     const gap = l.y - above.y;
     const close = l.page === above.page && gap <= HEADING_TAIL_GAP * Math.max(l.h, above.h);
-    const underLabels = l.cells.length > 0 && l.cells.every((c) => c.kind === "text" && h.columns.some((col) => Math.min(col.x1, c.x1) - Math.max(col.x0, c.x0) > 0));
+    // Heading words hold no figure: `other expenses 61` under the repeated headings is the end of
+    // a row the page break cut, whatever the padding below it.
+    const underLabels = l.cells.length > 0 && !/\d/.test(l.text) && l.cells.every((c) => c.kind === "text" && h.columns.some((col) => Math.min(col.x1, c.x1) - Math.max(col.x0, c.x0) > 0));
     if (!close || !underLabels) break;
     let k = j + 1;
     while (k < lines.length && lines[k]!.cells.length === 0) k++;
