@@ -687,6 +687,23 @@ describe("headings", () => {
     expect(table(["POS SPAR LEKKI PHASE", "SALARY", "MTN"])[1]).toBe("SALARY Inflow");
   });
 
+  test("a money heading run into a text heading (`Balance Particulars`) is cut where the narration's words start, right of the balances", () => {
+    const words = 300 + 8 * 4.4;
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], { r: 200, t: "Amount(NGN)" }, [300, "Balance Particulars"]],
+      [120, [20, "02/01/2026"], { r: 200, t: "-1,000.00" }, { r: words - 4, t: "9,000.00" }, [words, "POS SPAR LEKKI"]],
+      [134, [20, "03/01/2026"], { r: 200, t: "500.00" }, { r: words - 4, t: "9,500.00" }, [words, "SALARY"]],
+      [148, [20, "04/01/2026"], { r: 200, t: "-100.00" }, { r: words - 4, t: "9,400.00" }, [words, "AIRTIME MTN"]],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "500.00", "9500.00"],
+      ["2026-01-04T00:00:00+01:00", "AIRTIME MTN", "100.00", "0.00", "9400.00"],
+    ]);
+  });
+
   test("a heading run over two labels of the line below (`Effective Transaction` over `Date` and `Details`) is cut where the lower label starts", () => {
     const details = 90 + 10 * 4.4;
     const r = read([

@@ -561,12 +561,12 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[]): Colum
   if (cells.length === 0) return columns;
   const tol = RUN_EDGE_TOLERANCE * body[0]!.h;
   return columns.flatMap((c) => {
-    // Money headings over two columns are splitMergedHeadings' (figures right-aligned to one
-    // width all start at one point, which is no column edge).
-    if (c.merged || MONEY.has(c.role) || !/\s/.test(c.label)) return [c];
+    // Money headings over two columns of figures are splitMergedHeadings'.
+    if (c.merged || !/\s/.test(c.label)) return [c];
     const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
     const edges = wordStartXs(run).filter((x) => {
       const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
+      // Words, not figures: figures right-aligned to one width all start at one point, no edge.
       const starting = inside.filter((u) => u.kind === "text" && Math.abs(u.x0 - x) <= tol).length;
       // A body cell may run across the point only where it is itself two cells one word space apart.
       const across = inside.filter((u) => u.x0 < x - tol && u.x1 > x + tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
