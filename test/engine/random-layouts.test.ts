@@ -687,6 +687,24 @@ describe("headings", () => {
     expect(table(["POS SPAR LEKKI PHASE", "SALARY", "MTN"])[1]).toBe("SALARY Inflow");
   });
 
+  test("a repeated header's run is cut as the first page's was, on a last page whose one row shows no edge", () => {
+    const tag = 90 + 12 * 4.4;
+    const head = (y: number): Line => [y, [20, "Date"], [90, "Description Tag"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }];
+    const row = (y: number, date: string, narration: string, category: string, figures: Piece[]): Line => [y, [20, date], [90, narration], [tag, category], ...figures];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        head(100),
+        row(120, "02/01/2026", "POS SPAR", "Shopping", [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]),
+        row(134, "03/01/2026", "SALARY", "Inflow", [{ r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }]),
+        row(148, "04/01/2026", "MTN", "Airtime", [{ r: 370, t: "100.00" }, { r: 510, t: "9,400.00" }]),
+      ],
+      [head(56), row(76, "05/01/2026", "DSTV", "Bills", [{ r: 370, t: "400.00" }, { r: 510, t: "9,000.00" }])],
+    );
+    expect(r.transactions.map((t) => t.narration)).toEqual(["POS SPAR", "SALARY", "MTN", "DSTV"]);
+  });
+
   test("a money heading run into a text heading (`Balance Particulars`) is cut where the narration's words start, right of the balances", () => {
     const words = 300 + 8 * 4.4;
     const r = read([

@@ -555,7 +555,7 @@ const RUN_EDGE_TOLERANCE = 0.5;
  * the run does and no cell runs across that point. The run is cut there; each part takes the role its
  * words name, unless another column holds that role already.
  */
-export function splitRunTogetherHeadings(columns: Column[], body: Line[]): Column[] {
+export function splitRunTogetherHeadings(columns: Column[], body: Line[], first: readonly Column[] | null = null): Column[] {
   // A footer sentence printed across the table runs over every column edge.
   const cells = body.filter((l) => l.source === "pdf" && !proseAcross(columns, l)).flatMap((l) => l.cells);
   if (cells.length === 0) return columns;
@@ -563,6 +563,9 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[]): Colum
   return columns.flatMap((c) => {
     // Money headings over two columns of figures are splitMergedHeadings'.
     if (c.merged || !/\s/.test(c.label)) return [c];
+    // A repeated header is cut as the first page's was: a last page of one row shows no edge.
+    const again = first ? cutAsBefore(c, first, tol) : null;
+    if (again) return again;
     const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
     const edges = wordStartXs(run).filter((x) => {
       const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
@@ -576,6 +579,19 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[]): Colum
     const taken = (role: ColumnRole) => role !== "other" && columns.some((o) => o !== c && o.role === role);
     return parts.length > 1 && !parts.some((p) => taken(p.role)) ? parts : [c];
   });
+}
+
+/** The first header's columns that a run of this header starts at and spells out, in order, or null. */
+function cutAsBefore(c: Column, first: readonly Column[], tol: number): Column[] | null {
+  const k = first.findIndex((f) => Math.abs(f.x0 - c.x0) <= tol && c.label.startsWith(`${f.label} `));
+  if (k < 0) return null;
+  let label = first[k]!.label;
+  for (let n = k + 1; n < first.length; n++) {
+    label = `${label} ${first[n]!.label}`;
+    if (label === c.label) return first.slice(k, n + 1).map((f) => ({ ...f }));
+    if (!c.label.startsWith(`${label} `)) return null;
+  }
+  return null;
 }
 
 export function widenColumns(columns: Column[], body: Line[]): Column[] {
