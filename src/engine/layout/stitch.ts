@@ -72,14 +72,16 @@ function isPiece(c: Cell): boolean {
 }
 
 /**
- * The piece a cell on the date's edge offers: the cell, or the first word of a run whose other
+ * The pieces a cell on the date's edge offers: the cell, and the first word of a run whose other
  * words are the next column's (a fixed-width font prints a date's `February` a word space before
- * the narration's `for rent`, as one run). Null when neither is a piece.
+ * the narration's `for rent`, or `02-05` before `TUNDE`, as one run).
  */
-function pieceIn(c: Cell): { part: Cell; rest?: Cell } | null {
-  if (isPiece(c)) return { part: c };
+function piecesIn(c: Cell): { part: Cell; rest?: Cell }[] {
+  const out: { part: Cell; rest?: Cell }[] = isPiece(c) ? [{ part: c }] : [];
   const [part, rest] = cutRun(c, wordStartXs(c).slice(0, 1), 0.01);
-  return part && rest && isPiece(part) ? { part: { ...part, kind: cellKind(part.text) }, rest: { ...rest, kind: cellKind(rest.text) } } : null;
+  // The rest must be no date's material itself (`02 Dec` is one date, not `02` before a column).
+  if (part && rest && isPiece(part) && !isPiece(rest)) out.push({ part: { ...part, kind: cellKind(part.text) }, rest: { ...rest, kind: cellKind(rest.text) } });
+  return out;
 }
 
 interface Found {
@@ -226,7 +228,9 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // line below a wider gap (a footer's time) is past the date.
     const gap = below.y - prev.y;
     const far = below.page === prev.page && (gap > NEXT_LINE * line.h || (best !== null && gap > SAME_PITCH * pitch));
-    const offered = m >= 0 ? pieceIn(below.cells[m]!) : null;
+    // The offer that makes the date read, else the first (a date may need more pieces).
+    const offers = m >= 0 ? piecesIn(below.cells[m]!) : [];
+    const offered = offers.find((o) => scanDate(glue(text, o.part.text)) !== null) ?? offers[0] ?? null;
     if (far || (below.page === prev.page && m >= 0 && !offered)) {
       // A date that does not read yet goes on somewhere: where its page ends in a footer (a gap,
       // or words on its edge, and no other date below), at the next page's top. So may the time
