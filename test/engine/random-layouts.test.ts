@@ -761,6 +761,21 @@ describe("a sentence printed across the table", () => {
 });
 
 describe("the end of the last row alone on the last page", () => {
+  const PAGE2_HEAD: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
+  /** A row whose cells are centred on it: its narration's first line `pitch` above its date line, its last as far below. */
+  const centredRow = (y: number, date: string, words: [string, string, string], figures: Piece[], pitch: number): Line[] => [
+    [y - pitch, [90, words[0]]],
+    [y, [20, date], [90, words[1]], ...figures],
+    [y + pitch, [90, words[2]]],
+  ];
+  /** The header and three centred rows, `step` apart. */
+  const centredTable = (step: number, pitch: number): Line[] => [
+    [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
+    ...centredRow(130, "02/01/2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }], pitch),
+    ...centredRow(130 + step, "03/01/2026", ["TRANSFER TO", "ADA OBI FOR", "RENT"], [{ r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }], pitch),
+    ...centredRow(130 + 2 * step, "04/01/2026", ["AIRTIME", "MTN 0803", "RECHARGE"], [{ r: 370, t: "100.00" }, { r: 510, t: "8,400.00" }], pitch),
+  ];
+  const CENTRED_NARRATIONS = ["POS PURCHASE SPAR LEKKI LAGOS NG", "TRANSFER TO ADA OBI FOR RENT", "AIRTIME MTN 0803 RECHARGE"];
   test("is that row's, under the page's repeated headings", () => {
     const HEAD: Line = [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const r = read(
@@ -781,23 +796,11 @@ describe("the end of the last row alone on the last page", () => {
   });
 
   test("a centred row's end at the top of the next page is that row's also when a line of the page's letterhead stands above the repeated headings", () => {
-    // Cells centred on their row: each narration's first line above the date line, its last below.
-    const row = (y: number, date: string, words: [string, string, string], figures: Piece[]): Line[] => [[y - 10, [90, words[0]]], [y, [20, date], [90, words[1]], ...figures], [y + 10, [90, words[2]]]];
-    const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const r = read(
-      [
-        ...FACTS,
-        OPENING,
-        [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
-        ...row(130, "02/01/2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]),
-        ...row(170, "03/01/2026", ["TRANSFER TO", "ADA OBI FOR", "RENT"], [{ r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }]),
-        ...row(210, "04/01/2026", ["AIRTIME", "MTN 0803", "RECHARGE"], [{ r: 370, t: "100.00" }, { r: 510, t: "8,400.00" }]),
-        [770, [90, "TRANSFER FROM"]],
-        [780, [20, "05/01/2026"], [90, "BOLA ADE |"], { r: 440, t: "600.00" }, { r: 510, t: "9,000.00" }],
-      ],
-      [[40, [90, "Statement"]], HEAD2, [72, [90, "ACCESS BANK"]], ...row(100, "06/01/2026", ["POS PURCHASE", "SHOPRITE", "IKEJA"], [{ r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }])],
+      [...FACTS, OPENING, ...centredTable(40, 10), [770, [90, "TRANSFER FROM"]], [780, [20, "05/01/2026"], [90, "BOLA ADE |"], { r: 440, t: "600.00" }, { r: 510, t: "9,000.00" }]],
+      [[40, [90, "Statement"]], PAGE2_HEAD, [72, [90, "ACCESS BANK"]], ...centredRow(100, "06/01/2026", ["POS PURCHASE", "SHOPRITE", "IKEJA"], [{ r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }], 10)],
     );
-    expect(brief(r).map((t) => t[1])).toEqual(["POS PURCHASE SPAR LEKKI LAGOS NG", "TRANSFER TO ADA OBI FOR RENT", "AIRTIME MTN 0803 RECHARGE", "TRANSFER FROM BOLA ADE | ACCESS BANK", "POS PURCHASE SHOPRITE IKEJA"]);
+    expect(brief(r).map((t) => t[1])).toEqual([...CENTRED_NARRATIONS, "TRANSFER FROM BOLA ADE | ACCESS BANK", "POS PURCHASE SHOPRITE IKEJA"]);
   });
 
   test("a row's end right under the repeated headings, padded like a heading's second line, is that row's when it holds a figure", () => {
@@ -810,22 +813,17 @@ describe("the end of the last row alone on the last page", () => {
   });
 
   test("in a table of centred rows, a line at a page's top as far above the first row as rows stand apart ends the row the page break cut", () => {
-    const row = (y: number, date: string, words: [string, string, string], figures: Piece[]): Line[] => [[y - 8, [90, words[0]]], [y, [20, date], [90, words[1]], ...figures], [y + 8, [90, words[2]]]];
-    const HEAD2: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
     const r = read(
       [
         ...FACTS,
         OPENING,
-        [100, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]],
-        ...row(130, "02/01/2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], [{ r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]),
-        ...row(162, "03/01/2026", ["TRANSFER TO", "ADA OBI FOR", "RENT"], [{ r: 370, t: "500.00" }, { r: 510, t: "8,500.00" }]),
-        ...row(194, "04/01/2026", ["AIRTIME", "MTN 0803", "RECHARGE"], [{ r: 370, t: "100.00" }, { r: 510, t: "8,400.00" }]),
-        ...row(226, "05/01/2026", ["SALARY", "ACME LTD", "JANUARY"], [{ r: 440, t: "900.00" }, { r: 510, t: "9,300.00" }]),
+        ...centredTable(32, 8),
+        ...centredRow(226, "05/01/2026", ["SALARY", "ACME LTD", "JANUARY"], [{ r: 440, t: "900.00" }, { r: 510, t: "9,300.00" }], 8),
         [780, [20, "06/01/2026"], [90, "TRANSFER TO BOLA"], { r: 370, t: "300.00" }, { r: 510, t: "9,000.00" }],
         [788, [90, "ADE FOR RENT AND"]],
       ],
       // The next row's date and first words on one line, its figures centred on the line below.
-      [HEAD2, [72, [90, "OTHER EXPENSES 37"]], [88, [20, "07/01/2026"], [90, "POS PURCHASE"]], [96, { r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }], [104, [90, "SHOPRITE IKEJA"]]],
+      [PAGE2_HEAD, [72, [90, "OTHER EXPENSES 37"]], [88, [20, "07/01/2026"], [90, "POS PURCHASE"]], [96, { r: 370, t: "200.00" }, { r: 510, t: "8,800.00" }], [104, [90, "SHOPRITE IKEJA"]]],
     );
     expect(brief(r).map((t) => t[1]).slice(4)).toEqual(["TRANSFER TO BOLA ADE FOR RENT AND OTHER EXPENSES 37", "POS PURCHASE SHOPRITE IKEJA"]);
   });
