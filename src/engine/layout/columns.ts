@@ -552,8 +552,9 @@ const RUN_EDGE_TOLERANCE = 0.5;
 /**
  * A heading run that holds two headings one word space apart (`Description Tag`, `Channel Status`
  * in a fixed-width font): the body shows it when cells of words start right where a later word of
- * the run does and no cell runs across that point. The run is cut there; each part takes the role its
- * words name, unless another column holds that role already.
+ * the run does and no cell runs across that point. The run is cut there; each part takes the role
+ * its words name, unless another column holds that role already. A repeated header's run is cut as
+ * the first page's (`first`) was.
  */
 export function splitRunTogetherHeadings(columns: Column[], body: Line[], first: readonly Column[] | null = null): Column[] {
   // A footer sentence printed across the table runs over every column edge.
@@ -567,8 +568,8 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
     const again = first ? cutAsBefore(c, first, tol) : null;
     if (again) return again;
     const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
+    const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
     const edges = wordStartXs(run).filter((x) => {
-      const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
       // Words, not figures: figures right-aligned to one width all start at one point, no edge.
       const starting = inside.filter((u) => u.kind === "text" && Math.abs(u.x0 - x) <= tol).length;
       // A body cell may run across the point only where it is itself two cells one word space apart.

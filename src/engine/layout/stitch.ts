@@ -121,13 +121,18 @@ export function stitchBrokenDates(lines: Line[]): Line[] {
         out[i] = reachingDown(withCells(line, cells), out[last.line]!, first);
         first = false;
       }
-      for (const n of new Set(stitched.pieces.map((p) => p.line))) {
-        const taken = new Map(stitched.pieces.filter((p) => p.line === n).map((p) => [p.cell, p.rest]));
-        out[n] = withCells(out[n]!, out[n]!.cells.flatMap((c, k) => (taken.has(k) ? (taken.get(k) ? [taken.get(k)!] : []) : [c])));
-      }
+      takePieces(out, stitched.pieces);
     }
   }
   return out;
+}
+
+/** Removes the pieces put back on a date from their lines; a piece cut from a run leaves the run's rest. */
+function takePieces(out: Line[], pieces: readonly Found[]): void {
+  for (const n of new Set(pieces.map((p) => p.line))) {
+    const taken = new Map(pieces.filter((p) => p.line === n).map((p) => [p.cell, p.rest]));
+    out[n] = withCells(out[n]!, out[n]!.cells.flatMap((c, ci) => (taken.has(ci) ? (taken.get(ci) ? [taken.get(ci)!] : []) : [c])));
+  }
 }
 
 /**
