@@ -1,3 +1,4 @@
+import type { Cell } from "./cells.ts";
 import type { Column } from "./header.ts";
 import type { Line } from "./lines.ts";
 
@@ -31,10 +32,21 @@ export function proseAcross(columns: readonly Column[], line: Line): boolean {
   if (!first || (cells[0]?.x0 ?? Infinity) > first.x1 || cells.some((c, i) => i > 0 && c.x0 - cells[i - 1]!.x1 > PROSE_GAP * h)) return false;
   return cells.some((c) => {
     // Words, not a rule of dashes under the headings.
-    if (c.kind !== "text" || (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) < PROSE_WORDS) return false;
+    if (wordsIn(c) < PROSE_WORDS) return false;
     const touched = columns.filter((col) => Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0));
     return touched.length >= 2 && touched.some((col) => col.x1 > col.x0 && c.x0 <= col.x0 && c.x1 >= col.x1);
   });
+}
+
+/** Words of two letters or more in a text cell (none in a cell of figures, dates or dashes). */
+const wordsIn = (c: Cell): number => (c.kind === "text" ? (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) : 0);
+
+/** Words in one run that make a line a sentence without the table's columns to measure it by. */
+const SENTENCE_WORDS = 5;
+
+/** A line of prose (a run of several words) with no money on it: a footer's sentence, not a row's cells. */
+export function sentenceLine(line: Line): boolean {
+  return !line.cells.some((c) => c.kind === "money") && line.cells.some((c) => wordsIn(c) >= SENTENCE_WORDS);
 }
 
 /**

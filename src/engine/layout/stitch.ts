@@ -2,6 +2,7 @@ import { hasClockTime, isWeekdayWord, scanDate, TIME_ONLY, withoutWeekday } from
 import { type Cell, cellKind } from "./cells.ts";
 import { headerAt } from "./header.ts";
 import type { Line } from "./lines.ts";
+import { sentenceLine } from "./prose.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
 
 /**
@@ -173,17 +174,6 @@ function footerFrom(lines: Line[], from: number, to: number, head: Cell, tol: nu
   return true;
 }
 
-/** Words in one run that make a line a sentence rather than a row's cells. */
-const SENTENCE_WORDS = 5;
-
-/**
- * A line of prose (a run of several words) with no money on it. A whole date after words on such
- * a line ("Generated on" / "27 Nov 2026" on a wrapped date's edge) is the sentence's, no piece.
- */
-function sentenceLine(line: Line): boolean {
-  return !line.cells.some((c) => c.kind === "money") && line.cells.some((c) => c.kind === "text" && (c.text.match(/\p{L}{2,}/gu)?.length ?? 0) >= SENTENCE_WORDS);
-}
-
 /** Index of each page's first line (lines come in page order). */
 function firstLineOfEachPage(lines: Line[]): Map<number, number> {
   const starts = new Map<number, number>();
@@ -228,6 +218,8 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     // A row split by a page break continues on the next page, under its repeated header.
     if (below.page !== prev.page && below.page !== prev.page + 1) break;
     // Left-aligned cells share the left edge, right-aligned ones (figures boxes) the right.
+    // A whole date after words on a line of prose ("Generated on" / "27 Nov 2026" on the date's
+    // edge) is the sentence's, no piece.
     const m = below.cells.findIndex((c, k) => onEdge(c, head, tol) && !(k > 0 && sentenceLine(below) && scanDate(c.text) !== null));
     // Once a date reads, a further piece (its time) lies at the pitch of the date's own lines: a
     // line below a wider gap (a footer's time) is past the date.
@@ -282,8 +274,14 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
 
 /** The time of day right after cell m of a line (within TIME_GAP glyph heights), or -1. */
 function timeBeside(line: Line, m: number): number {
-  const next = line.cells[m + 1];
-  return next && TIME_ONLY.test(next.text) && next.x0 - line.cells[m]!.x1 <= TIME_GAP * line.h ? m + 1 : -1;
+  const next = cellRightAfter(line, m);
+  return next && TIME_ONLY.test(next.text) ? m + 1 : -1;
+}
+
+/** The cell after cell k of a line when it starts within TIME_GAP glyph heights of it (a date's time, set a wider space apart). */
+function cellRightAfter(line: Line, k: number): Cell | null {
+  const next = line.cells[k + 1];
+  return next && next.x0 - line.cells[k]!.x1 <= TIME_GAP * line.h ? next : null;
 }
 
 function withCells(line: Line, cells: Cell[]): Line {
@@ -333,11 +331,10 @@ function stitchBrokenTimes(lines: Line[]): Line[] {
 
 /** The cut time printed right after the date cell k on its line, if any. */
 function cutTimeAfter(line: Line, k: number): Cell | null {
-  const date = line.cells[k]!;
-  const next = line.cells[k + 1];
-  if (!next || !PARTIAL_TIME.test(next.text) || next.x0 - date.x1 > TIME_GAP * line.h) return null;
+  const next = cellRightAfter(line, k);
+  if (!next || !PARTIAL_TIME.test(next.text)) return null;
   // A date that already prints a time is whole.
-  return /\d:\d/.test(date.text) ? null : next;
+  return /\d:\d/.test(line.cells[k]!.text) ? null : next;
 }
 
 /** The first cell on the date's left edge below it: the time's rest when it completes the time. */
