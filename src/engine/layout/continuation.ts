@@ -116,7 +116,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       b.split = b.carried;
     }
     b.reach = lineReach(b, rows);
-    if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows);
+    if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows, separation);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
       for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
@@ -219,9 +219,11 @@ const DECISIVE_GAP = 2.5;
  * Lines at the foot of a page after its last row, in a document whose rows print text above their
  * date line: those after the widest gap, when it stands out, are the top of the next page's first
  * row (a tall row cut by the page break); those before it end the last row, at the same pitch as
- * between two rows.
+ * between two rows. The gap stands out when it is wider than a row's own lines lie apart, or, in a
+ * tight table whose rows stand apart by less than that, as wide as the page's rows stand apart
+ * (`separation`).
  */
-function footSplit(b: Block, rows: RowDraft[]): void {
+function footSplit(b: Block, rows: RowDraft[], separation: number | undefined): void {
   const last = rows[b.prev]!;
   const next = rows[b.prev + 1];
   const page = b.lines[0]!.line.page;
@@ -230,7 +232,9 @@ function footSplit(b: Block, rows: RowDraft[]): void {
   const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
   let widest = 0;
   for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[widest]!) widest = t;
-  if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h) return;
+  // Only lines that go on down the page from the row's last line (a centred row's earlier lines can lie above it).
+  const asRows = separation !== undefined && gaps.every((g) => g > 0) && gaps[widest]! * (1 + GAP_TIE) >= separation;
+  if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h && !asRows) return;
   if (!gaps.every((g, t) => t === widest || g * (1 + GAP_TIE) < gaps[widest]!)) return;
   b.split = widest;
   b.reach = Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, gaps[widest]! / (1 + GAP_TIE));

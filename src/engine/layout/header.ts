@@ -318,18 +318,16 @@ export function headerAt(lines: Line[], i: number): Header | null {
   if (dataLike(line)) return null;
   // The section split and then the table scan look for a header on every line of the same lines
   // (the scan's are slices of the split's): the answer depends on this line and the next
-  // MAX_HEADER_LINES - 1 only, and no stage changes a line in place, so it is kept per line.
-  const next = lines[i + 1];
-  const after = lines[i + 2];
+  // HEADER_WINDOW only, and no stage changes a line in place, so it is kept per line.
   const known = headerMemo.get(line);
-  if (known && known.next === next && known.after === after) return known.header;
+  if (known && known.following.every((l, k) => l === lines[i + 1 + k]) && known.following.length === Math.min(HEADER_WINDOW, lines.length - i - 1)) return known.header;
   const header = findHeaderAt(lines, i);
-  headerMemo.set(line, { next, after, header });
+  headerMemo.set(line, { following: lines.slice(i + 1, i + 1 + HEADER_WINDOW), header });
   return header;
 }
 
 /** headerAt's answers by line, with the lines that followed it then (callers only read a Header). */
-const headerMemo = new WeakMap<Line, { next: Line | undefined; after: Line | undefined; header: Header | null }>();
+const headerMemo = new WeakMap<Line, { following: Line[]; header: Header | null }>();
 
 function findHeaderAt(lines: Line[], i: number): Header | null {
   const line = lines[i]!;
@@ -342,6 +340,7 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   for (let n = 2; n <= MAX_HEADER_LINES; n++) {
     const next = lines[i + n - 1];
     if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
+    if (topOfFirstRow(lines, i + n - 1)) break;
     const further = mergeHeaderLines(stacked, next);
     if (!further) break;
     stacked = further;
@@ -351,6 +350,33 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   return best;
 }
 
+/** Lines one table header may take. */
+const MAX_HEADER_LINES = 3;
+/** A row's text lines lie nearer each other than the header line above them, by at least this share. */
+const NEARER_BELOW = 0.9;
+/** Lines of a row's text above its figures that topOfFirstRow follows down. */
+const ROW_TEXT_LINES = 4;
+/** The lines after a header's first that findHeaderAt reads (headerAt's memo keys on them). */
+const HEADER_WINDOW = MAX_HEADER_LINES - 1 + ROW_TEXT_LINES;
+
+/**
+ * A line under a header that is the top of the table's first row, not a heading's second line: the
+ * row's date or figures follow it, closer than it lies to the header (a row's text centred on its
+ * figures wraps at the row's own pitch; a header's padding sets its last line apart from the rows).
+ */
+function topOfFirstRow(lines: readonly Line[], at: number): boolean {
+  const line = lines[at]!;
+  const pitch = NEARER_BELOW * (line.y - lines[at - 1]!.y);
+  // Down through the row's wrapped text, each line as close to the one before, to its figures.
+  for (let k = at + 1, y = line.y; k < lines.length && k <= at + ROW_TEXT_LINES; k++) {
+    const below = lines[k]!;
+    if (below.page !== line.page || below.y - y >= pitch) return false;
+    if (dataLike(below)) return true;
+    y = below.y;
+  }
+  return false;
+}
+
 /**
  * A line of "Label: value" pairs or long numbers ("Name: ADA OBI  Account: 0123456789"), a
  * statement's facts printed right above its table, or their labels alone once redaction has
@@ -358,8 +384,6 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
  */
 const holdsValues = (line: Line) => line.cells.some((c) => /\d{4}/.test(c.text) || /\S:(?:\s*\S|\s*$)/.test(c.text));
 
-/** Lines one table header may take (headerAt's memo keys on the two lines after the first: change both together). */
-const MAX_HEADER_LINES = 3;
 
 const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
 
