@@ -548,6 +548,8 @@ export function splitMergedHeadings(columns: Column[], body: Line[]): Column[] {
 const RUN_EDGE_CELLS = 3;
 /** A word's start may lie this many glyph heights from the body's cell edges and still be on them. */
 const RUN_EDGE_TOLERANCE = 0.5;
+/** How far (in tolerances) an estimated start may lie from the body's cell edges. */
+const RUN_ESTIMATE = 2;
 
 /**
  * A heading run that holds two headings one word space apart (`Description Tag`, `Channel Status`
@@ -561,7 +563,7 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
   const cells = body.filter((l) => l.source === "pdf" && !proseAcross(columns, l)).flatMap((l) => l.cells);
   if (cells.length === 0) return columns;
   const tol = RUN_EDGE_TOLERANCE * body[0]!.h;
-  return columns.flatMap((c) => {
+  const out = columns.flatMap((c) => {
     // Money headings over two columns of figures are splitMergedHeadings'.
     if (c.merged || !/\s/.test(c.label)) return [c];
     // A repeated header is cut as the first page's was: a last page of one row shows no edge.
@@ -569,18 +571,30 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
     if (again) return again;
     const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
     const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
-    const edges = wordStartXs(run).filter((x) => {
+    const starts = wordStartXs(run);
+    const edges = starts.filter((x) => {
       // Words, not figures: figures right-aligned to one width all start at one point, no edge.
-      const starting = inside.filter((u) => u.kind === "text" && Math.abs(u.x0 - x) <= tol).length;
+      // The word's start and some cells' are estimated from a run's character widths (a bold
+      // heading; a balance and the narration after it drawn as one string): cells starting within
+      // RUN_ESTIMATE tolerances of it start there, when no other word of the run (nor its start)
+      // is nearer, and only a cell starting further left crosses it.
+      const near = (u: Cell) => Math.abs(u.x0 - x) <= RUN_ESTIMATE * tol && [run.x0, ...starts].every((w) => w === x || Math.abs(u.x0 - x) <= Math.abs(u.x0 - w));
+      const starting = inside.filter((u) => u.kind === "text" && near(u)).length;
       // A body cell may run across the point only where it is itself two cells one word space apart.
-      const across = inside.filter((u) => u.x0 < x - tol && u.x1 > x + tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
+      const across = inside.filter((u) => u.x0 < x - RUN_ESTIMATE * tol && u.x1 > x + tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
       return starting >= RUN_EDGE_CELLS && across.length === 0;
     });
     const parts = cutRun(run, edges, tol).map((p) => ({ role: labelRole(p.text) ?? ("other" as const), label: p.text, x0: p.x0, x1: p.x1 }));
-    const taken = (role: ColumnRole) => role !== "other" && columns.some((o) => o !== c && o.role === role);
+    const taken = (role: ColumnRole) => role !== "other" && columns.some((o) => o !== c && o.role === role && !adopted(o));
     return parts.length > 1 && !parts.some((p) => taken(p.role)) ? parts : [c];
   });
+  // A narration heading found inside a run outranks the one adoptNarration chose for want of it.
+  const named = out.some((c) => c.role === "narration" && !adopted(c));
+  return named && out.length > columns.length ? out.map((c) => (adopted(c) ? { ...c, role: "other" as const } : c)) : out;
 }
+
+/** A narration column so called only because no heading named one (header.ts adoptNarration). */
+const adopted = (c: Column): boolean => c.role === "narration" && labelRole(c.label) === null;
 
 /** The first header's columns that a run of this header starts at and spells out, in order, or null. */
 function cutAsBefore(c: Column, first: readonly Column[], tol: number): Column[] | null {
