@@ -212,6 +212,8 @@ function textAllAbove(blocks: Block[]): boolean {
   return clear.length >= CENTRED_MIN_ROWS && clear.every((b) => b.split === 0);
 }
 
+/** Share by which a measured gap may fall short of the rows' separation and still equal it. */
+const SEPARATION_SLACK = 0.05;
 /** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
 const DECISIVE_GAP = 2.5;
 
@@ -232,8 +234,10 @@ function footSplit(b: Block, rows: RowDraft[], separation: number | undefined): 
   const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
   let widest = 0;
   for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[widest]!) widest = t;
-  // Only lines that go on down the page from the row's last line (a centred row's earlier lines can lie above it).
-  const asRows = separation !== undefined && gaps.every((g) => g > 0) && gaps[widest]! * (1 + GAP_TIE) >= separation;
+  // Only lines that go on down the page from the row's last line (a centred row's earlier lines can
+  // lie above it). Right after the row's own line, where a centred row's lines below its figures
+  // lie, the gap must be the rows' whole separation (less a measuring slack) before the row loses them all.
+  const asRows = separation !== undefined && gaps.every((g) => g > 0) && gaps[widest]! * (widest === 0 ? 1 + SEPARATION_SLACK : 1 + GAP_TIE) >= separation;
   if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h && !asRows) return;
   if (!gaps.every((g, t) => t === widest || g * (1 + GAP_TIE) < gaps[widest]!)) return;
   b.split = widest;
