@@ -9,7 +9,7 @@ import { assembleStatement } from "../../src/engine/assemble.ts";
 import { headerColumns, labelRole } from "../../src/engine/layout/header.ts";
 import { MAX_ITEM_CHARS, MAX_LINE_CHARS, pageLines } from "../../src/engine/layout/lines.ts";
 import type { PageText } from "../../src/engine/types.ts";
-import { page, pdfDoc } from "./layout-helpers.ts";
+import { type Piece, page, pdfDoc } from "./layout-helpers.ts";
 
 const brief = (r: ReturnType<typeof assembleStatement>) => r.transactions.map((t) => [t.date, t.narration, t.debit, t.credit, t.balance]);
 
@@ -358,5 +358,30 @@ describe("line length", () => {
     expect(lines[0]!.text.length).toBeLessThanOrEqual(MAX_LINE_CHARS + 10);
     for (const c of lines[0]!.cells) expect(c.text.length).toBeLessThanOrEqual(MAX_LINE_CHARS);
     expect(MAX_ITEM_CHARS).toBeLessThan(MAX_LINE_CHARS);
+  });
+});
+
+describe("a row's own time when its date heads the next page", () => {
+  test("figures and time at one page's foot, dated by the next page's first line: the row keeps its time", () => {
+    const head: [number, ...Piece[]] = [100, [40, "Date"], [110, "Time"], [170, "Narration"], { r: 390, t: "Debit" }, { r: 460, t: "Credit" }, { r: 540, t: "Balance" }];
+    const doc = pdfDoc(
+      page(1, [
+        head,
+        [120, [40, "02/01/2026"], [110, "09:15:00"], [170, "Transfer from Ada"], { r: 460, t: "5,000.00" }, { r: 540, t: "15,000.00" }],
+        // WeasyPrint cut this row: its figures and time here, its date cell and narration over the page.
+        [780, [110, "22:52:10"], { r: 390, t: "1,000.00" }, { r: 540, t: "14,000.00" }],
+      ]),
+      page(2, [
+        [40, [40, "Date"], [110, "Time"], [170, "Narration"], { r: 390, t: "Debit" }, { r: 460, t: "Credit" }, { r: 540, t: "Balance" }],
+        [60, [40, "03/01/2026"], [170, "Transfer to Bola"]],
+        [80, [40, "03/01/2026"], [110, "23:10:00"], [170, "POS PURCHASE"], { r: 390, t: "500.00" }, { r: 540, t: "13,500.00" }],
+      ]),
+    );
+    const r = assembleStatement(doc);
+    expect(r.transactions.map((t) => [t.date, t.debit, t.balance])).toEqual([
+      ["2026-01-02T09:15:00+01:00", "0.00", "15000.00"],
+      ["2026-01-03T22:52:10+01:00", "1000.00", "14000.00"],
+      ["2026-01-03T23:10:00+01:00", "500.00", "13500.00"],
+    ]);
   });
 });

@@ -95,7 +95,9 @@ export function claimAmountsAbove(
   if (index >= 0) {
     const row = s.rows[index]!;
     row.cells.date = undefined;
-    if (row.inherited) row.cells.time = undefined;
+    // A time the row took from the row above goes with that row's date; one printed on its own line stays.
+    if (row.inherited && row.timeInherited) row.cells.time = undefined;
+    row.timeInherited = undefined;
     row.dateText = date.dateText;
     row.dateY = date.line.y;
     if (date.line.bottom !== undefined) row.dateBottom = date.line.bottom;

@@ -18,6 +18,8 @@ export interface RowDraft {
   dropped: string[];
   /** The date was taken from the row above (a date printed once per day), not printed on this row. */
   inherited?: boolean;
+  /** So was the time: the row's own line printed none. */
+  timeInherited?: boolean;
   /** Baseline of the line the row's date was printed on, when that is a line below its amounts (layout/day-rows.ts). */
   dateY?: number;
   /** Baseline of the last line of the row's date, when a narrow cell wrapped it (`03 Jan` over `2026`; layout/stitch.ts). */

@@ -419,7 +419,7 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   }
   // A row whose date is printed only on the first row of its day inherits it.
   if (last && !labelledLine && continuesDay(last, parts)) {
-    const row: RowDraft = { page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: tl.dropped, inherited: true };
+    const row: RowDraft = { page: line.page, y: line.y, cells: { ...parts, date: last.cells.date, time: parts.time ?? last.cells.time }, lastY: line.y, dateText: last.dateText, dropped: tl.dropped, inherited: true, timeInherited: parts.time === undefined };
     if (last.leading !== undefined) row.leading = line.text;
     rows.push(row);
     st.undatedMoney = { line, row: rows.length - 1, amountLine: -1 };
