@@ -1,4 +1,5 @@
 import { isEmptyAmount, type Kobo, parseAmount } from "../money.ts";
+import { appendParts } from "./continuation.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft } from "./draft.ts";
 import type { Line } from "./lines.ts";
 
@@ -118,6 +119,9 @@ export function claimAmountsAbove(
   // block between this row and the next either (which would shift where a centred table cuts that
   // block: a date centred between two rows of its day, layout/centred-dates.ts).
   if (Object.keys(date.parts).every((role) => role === "date")) s.rows[index]!.cells.date = date.parts.date;
+  // A date line heading the next page (a row cut by the page break) is the row's at once: as a
+  // line between it and the next row, its distance from the row would be measured across pages.
+  else if (date.line.page !== u.line.page) appendParts(s.rows[index]!, date.parts, "after", date.line);
   else s.pendings.push({ line: date.line, parts: date.parts, prevRow: index, carryRow: -1, nextRow: index + 1 });
 }
 
