@@ -103,6 +103,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       if (b.decisive && b.split > centred[i]!.split) return;
       b.split = centred[i]!.split;
       b.carried = centred[i]!.carried;
+      b.toNextPage = centred[i]!.toNextPage;
       b.tie = false;
     });
   }
@@ -116,7 +117,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
       b.split = b.carried;
     }
     b.reach = lineReach(b, rows);
-    if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows, separation);
+    if (b.next < 0 && b.prev >= 0 && (centred || preferAbove)) footSplit(b, rows);
     if (b.carried > 0) {
       const row = rows[b.lines[0]!.carryRow]!;
       for (let t = 0; t < b.carried; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
@@ -180,6 +181,35 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
   }
 }
 
+/**
+ * Of the lines under a page's last row (a foot block), how many are the row's own in a centred
+ * document: those within as far below its middle as its top (`top`, its topmost line) lies above
+ * it. The rest begin the next page's first row, cut by the page break (its figures there), when
+ * they stand as far from the row's last line as rows stand apart (`separation`) and follow each
+ * other at a line's pitch; otherwise (a row whose own cut left its top part here, its figures on
+ * its first line; a footer) the block is the row's as before. All of them when the next row does
+ * not start the next page.
+ */
+function footOfCut(b: Block, rows: RowDraft[], top: number | undefined, h: number, separation: number | undefined): number {
+  const all = b.lines.length;
+  const row = rows[b.prev]!;
+  const next = rows[b.prev + 1];
+  const page = b.lines[0]!.line.page;
+  if (separation === undefined || !next || next.page !== page + 1 || row.page !== page) return all;
+  const middle = rowMiddle(row);
+  const reach = middle - (top ?? row.y) + CENTRED_TOLERANCE * h;
+  let split = 0;
+  while (split < all && b.lines[split]!.line.y - middle <= reach) split++;
+  if (split === all) return all;
+  const ys = [split > 0 ? b.lines[split - 1]!.line.y : Math.max(row.lastY, middle), ...b.lines.slice(split).map((p) => p.line.y)];
+  const apart = ys[1]! - ys[0]! >= separation / (1 + FOOT_TIE);
+  const run = ys.slice(2).every((y, k) => y - ys[k + 1]! <= CONTINUATION_GAP * h);
+  return apart && run ? split : all;
+}
+
+/** How close to the rows' separation the gap before a cut row's top lines must come (a tighter tie than GAP_TIE). */
+const FOOT_TIE = 0.1;
+
 /** How many of a block's lines follow each other from its first, each within CONTINUATION_GAP of the one above (a footer further down stands apart). */
 function closeRun(b: Block): number {
   let n = 1;
@@ -212,8 +242,6 @@ function textAllAbove(blocks: Block[]): boolean {
   return clear.length >= CENTRED_MIN_ROWS && clear.every((b) => b.split === 0);
 }
 
-/** Share by which a measured gap may fall short of the rows' separation and still equal it. */
-const SEPARATION_SLACK = 0.05;
 /** The widest gap of a block splits it, even in a centred document, when it is at least this many times every other gap. */
 const DECISIVE_GAP = 2.5;
 
@@ -221,11 +249,9 @@ const DECISIVE_GAP = 2.5;
  * Lines at the foot of a page after its last row, in a document whose rows print text above their
  * date line: those after the widest gap, when it stands out, are the top of the next page's first
  * row (a tall row cut by the page break); those before it end the last row, at the same pitch as
- * between two rows. The gap stands out when it is wider than a row's own lines lie apart, or, in a
- * tight table whose rows stand apart by less than that, as wide as the page's rows stand apart
- * (`separation`).
+ * between two rows.
  */
-function footSplit(b: Block, rows: RowDraft[], separation: number | undefined): void {
+function footSplit(b: Block, rows: RowDraft[]): void {
   const last = rows[b.prev]!;
   const next = rows[b.prev + 1];
   const page = b.lines[0]!.line.page;
@@ -234,11 +260,7 @@ function footSplit(b: Block, rows: RowDraft[], separation: number | undefined): 
   const gaps = ys.slice(1).map((y, i) => y - ys[i]!);
   let widest = 0;
   for (let t = 1; t < gaps.length; t++) if (gaps[t]! > gaps[widest]!) widest = t;
-  // Only lines that go on down the page from the row's last line (a centred row's earlier lines can
-  // lie above it). Right after the row's own line, where a centred row's lines below its figures
-  // lie, the gap must be the rows' whole separation (less a measuring slack) before the row loses them all.
-  const asRows = separation !== undefined && gaps.every((g) => g > 0) && gaps[widest]! * (widest === 0 ? 1 + SEPARATION_SLACK : 1 + GAP_TIE) >= separation;
-  if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h && !asRows) return;
+  if (gaps[widest]! <= CONTINUATION_GAP * b.lines[widest]!.line.h) return;
   if (!gaps.every((g, t) => t === widest || g * (1 + GAP_TIE) < gaps[widest]!)) return;
   b.split = widest;
   b.reach = Math.min(WIDE_CONTINUATION_GAP * b.lines[0]!.line.h, gaps[widest]! / (1 + GAP_TIE));
@@ -274,7 +296,7 @@ const CENTRED_MIN_ROWS = 3;
  * of a page, lines before a clear gap end the row cut by the page break, unless they hug the
  * first row (carriedTail).
  */
-function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | undefined): { split: number; carried: number }[] | null {
+function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | undefined): { split: number; carried: number; toNextPage?: boolean }[] | null {
   const h = glyphHeight(blocks);
   /** The topmost line of each row so far (its date line, or a line a block gave it from above). */
   const topOf = new Map<number, number>();
@@ -307,7 +329,13 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       give(b.next, ys.slice(carried));
       return { split: carried, carried };
     }
-    if (b.prev >= 0) give(b.prev, ys);
+    if (b.prev >= 0) {
+      // At a page's foot, the last row reaches as far below its middle as its top lies above it;
+      // lines further down begin the next page's first row, cut by the page break.
+      const split = footOfCut(b, rows, topOf.get(b.prev), h, separation);
+      give(b.prev, ys.slice(0, split));
+      return { split, carried: 0, toNextPage: split < ys.length };
+    }
     return { split: b.split, carried: 0 };
   });
   let judged = 0;
