@@ -182,6 +182,19 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
 }
 
 /**
+ * A page's first row whose top heads the page may print its lines above its middle closer than
+ * its pitch (WebKit starts a row cut after its top padding at the page's top, still centred on the
+ * whole row): it keeps as many lines below its middle as it has above, while they run on at a
+ * line's pitch. `given`: the row's lines so far.
+ */
+function squeezedShare(ys: readonly number[], middle: number, given: readonly number[], h: number): number {
+  const above = given.filter((y) => y < middle).length;
+  let n = 0;
+  for (let last = middle; n < Math.min(above, ys.length) && ys[n]! - last <= CONTINUATION_GAP * h; n++) last = ys[n]!;
+  return n;
+}
+
+/**
  * Of the lines under a page's last row (a foot block), how many are the row's own in a centred
  * document: those within as far below its middle as its top (`top`, its topmost line) lies above
  * it. The rest begin the next page's first row, cut by the page break (its figures there), when
@@ -302,6 +315,8 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
   const topOf = new Map<number, number>();
   const own = new Map<number, number[]>();
   const give = (row: number, ys: number[]) => own.set(row, [...(own.get(row) ?? []), ...ys]);
+  /** Rows whose top line heads their page (nothing of an earlier row above them there). */
+  const pageTop = new Set<number>();
   const out = blocks.map((b) => {
     const ys = b.lines.map((p) => p.line.y);
     if (b.prev >= 0 && b.next >= 0) {
@@ -312,6 +327,7 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + CENTRED_TOLERANCE * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
+      if (pageTop.has(b.prev)) split = Math.max(split, squeezedShare(ys, middle, own.get(b.prev) ?? [], h));
       split = clearGapSplit(b, rows, separation, split);
       topOf.set(b.next, ys[split] ?? rows[b.next]!.y);
       give(b.prev, ys.slice(0, split));
@@ -326,6 +342,7 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       const apart = b.lines.length - interleavedWithNext(b, rows, separation);
       if (carry >= 0 && carried === 0) carried = separation === undefined ? Math.min(linesShortBelow(rows[carry]!, own.get(carry) ?? [], h), apart) : apart;
       topOf.set(b.next, ys[carried] ?? rows[b.next]!.y);
+      if (carried === 0) pageTop.add(b.next);
       give(b.next, ys.slice(carried));
       return { split: carried, carried };
     }
