@@ -184,11 +184,10 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
 /**
  * A page's first row whose top heads the page may print its lines above its middle closer than
  * its pitch (WebKit starts a row cut after its top padding at the page's top, still centred on the
- * whole row): it keeps as many lines below its middle as it has above, while they run on at a
- * line's pitch. `given`: the row's lines so far.
+ * whole row): it keeps as many lines below its middle as it has above (`above`, those at the page
+ * before's foot too), while they run on at a line's pitch.
  */
-function squeezedShare(ys: readonly number[], middle: number, given: readonly number[], h: number): number {
-  const above = given.filter((y) => y < middle).length;
+function squeezedShare(ys: readonly number[], middle: number, above: number, h: number): number {
   let n = 0;
   for (let last = middle; n < Math.min(above, ys.length) && ys[n]! - last <= CONTINUATION_GAP * h; n++) last = ys[n]!;
   return n;
@@ -317,6 +316,8 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
   const give = (row: number, ys: number[]) => own.set(row, [...(own.get(row) ?? []), ...ys]);
   /** Rows whose top line heads their page (nothing of an earlier row above them there). */
   const pageTop = new Set<number>();
+  /** Lines a page's first row has at the page before's foot (footOfCut), above its middle. */
+  const cutAbove = new Map<number, number>();
   const out = blocks.map((b) => {
     const ys = b.lines.map((p) => p.line.y);
     if (b.prev >= 0 && b.next >= 0) {
@@ -327,7 +328,7 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + CENTRED_TOLERANCE * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
-      if (pageTop.has(b.prev)) split = Math.max(split, squeezedShare(ys, middle, own.get(b.prev) ?? [], h));
+      if (pageTop.has(b.prev)) split = Math.max(split, squeezedShare(ys, middle, (own.get(b.prev) ?? []).filter((y) => y < middle).length + (cutAbove.get(b.prev) ?? 0), h));
       split = clearGapSplit(b, rows, separation, split);
       topOf.set(b.next, ys[split] ?? rows[b.next]!.y);
       give(b.prev, ys.slice(0, split));
@@ -351,6 +352,7 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       // lines further down begin the next page's first row, cut by the page break.
       const split = footOfCut(b, rows, topOf.get(b.prev), h, separation);
       give(b.prev, ys.slice(0, split));
+      if (split < ys.length) cutAbove.set(b.prev + 1, ys.length - split);
       return { split, carried: 0, toNextPage: split < ys.length };
     }
     return { split: b.split, carried: 0 };
