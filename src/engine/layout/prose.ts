@@ -12,6 +12,10 @@ import type { Line } from "./lines.ts";
 /** A sentence across the table has at least this many words in its widest run. */
 const PROSE_WORDS = 4;
 
+/** A run of this many words over PROSE_COLUMNS columns is a sentence whichever edges its words fall on. */
+const PROSE_LINE_WORDS = 12;
+const PROSE_COLUMNS = 3;
+
 /** Words of a sentence stand at most this share of the line height apart (a word space is ~0.25-0.5). */
 const PROSE_GAP = 0.75;
 
@@ -30,6 +34,10 @@ export function proseAcross(columns: readonly Column[], line: Line): boolean {
   // still set apart from the row's date or reference).
   const first = columns[0];
   if (!first || (cells[0]?.x0 ?? Infinity) > first.x1 || cells.some((c, i) => i > 0 && c.x0 - cells[i - 1]!.x1 > PROSE_GAP * h)) return false;
+  // Many words in that one run over three columns or more: its words may fall either side of
+  // every column's edge (a footer's long clause ending just short of a widened band's end).
+  const across = columns.filter((col) => col.x1 > cells[0]!.x0 && col.x0 < cells[cells.length - 1]!.x1).length;
+  if (across >= PROSE_COLUMNS && cells.reduce((n, c) => n + wordsIn(c), 0) >= PROSE_LINE_WORDS) return true;
   return cells.some((c) => {
     // Words, not a rule of dashes under the headings.
     if (wordsIn(c) < PROSE_WORDS) return false;
