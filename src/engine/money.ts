@@ -18,9 +18,10 @@ export interface ParsedAmount {
 
 /**
  * A currency before the figure. `■`, `□` and `�` stand where a producer's font had no naira sign
- * (ReportLab's standard fonts print `■` for `₦`: xhtml2pdf), so they read as an unnamed sign.
+ * (ReportLab's standard fonts print `■` for `₦`: xhtml2pdf), so they read as an unnamed sign; so
+ * does a `?` right before the digits (Dompdf's core fonts print `?` for `₦`: `+?92,050.01`).
  */
-const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€|[■□\uFFFD])`;
+const CURRENCY = String.raw`(?:₦|NGN|N(?=[\d\s])|#|USD|\$|GBP|£|EUR|€|[■□\uFFFD]|\?(?=\d))`;
 /** Currency codes a statement may print after an amount. */
 const CODES = "NGN|USD|GBP|EUR";
 const CURRENCY_MARK = new RegExp(`^(?:${CODES}|[₦$£€])$`);

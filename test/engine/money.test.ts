@@ -30,6 +30,10 @@ describe("parseAmount", () => {
     ["■-13,610.49", -1361049n, null],
     ["+□1,234.56", 123456n, null],
     ["\uFFFD1,234.56", 123456n, null],
+    // Dompdf's core fonts print `?` for the naira sign.
+    ["+?92,050.01", 9205001n, null],
+    ["-?29,166.01", -2916601n, null],
+    ["?3,364,965.51", 336496551n, null],
   ] as const)("%s", (text, kobo, marker) => {
     const a = parseAmount(text);
     expect(a?.kobo).toBe(kobo);
@@ -37,7 +41,7 @@ describe("parseAmount", () => {
   });
 
   test("text, dates and malformed groupings are not amounts", () => {
-    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3", "(DR)", "NGN", "12.00 (DR", "12.00 NGN NGN", "■", "■■1,234.56"]) expect(parseAmount(t)).toBeNull();
+    for (const t of ["abc", "03/01/2024", "1,23,4.00", "(12.00", "12.00)", "", "FT123456", "1.2.3", "(DR)", "NGN", "12.00 (DR", "12.00 NGN NGN", "■", "■■1,234.56", "?", "??1,234.56", "? 1,234.56", "Questions?"]) expect(parseAmount(t)).toBeNull();
   });
 
   test("a bare integer is an amount but not money-shaped; grouped or decimal ones are", () => {
