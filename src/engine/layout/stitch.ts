@@ -95,7 +95,7 @@ interface Found {
 }
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
-  const out = stitchBrokenTimes(lines);
+  const out = stitchMeridiems(stitchBrokenTimes(lines));
   const pageStarts = firstLineOfEachPage(out);
   for (let i = 0; i < out.length; i++) {
     if (out[i]!.source !== "pdf") continue;
@@ -327,6 +327,54 @@ function stitchBrokenTimes(lines: Line[]): Line[] {
     out[rest.line] = withCells(below, below.cells.filter((_, n) => n !== rest.cell));
   }
   return out;
+}
+
+/** A 12-hour time at a cell's end, its meridiem not printed there ("2026-01-17 4:04"). */
+const BARE_CLOCK = /(?:^|\s)(?:0?[1-9]|1[0-2]):\d{2}(?::\d{2})?$/;
+/** A meridiem alone in its cell. */
+const MERIDIEM = /^[ap]\.?m\.?$/i;
+
+/**
+ * A 12-hour time whose meridiem its narrow cell wrapped onto a line below ("2026-01-17 4:04" over
+ * the row's figures over "PM", the cell centred on its row): the first cell on the time's cell's
+ * left edge or centre below it, on its page and within TIME_DROP glyph heights, is that meridiem,
+ * and it goes back after the time. Any other cell there (the next row's date) ends the search.
+ */
+function stitchMeridiems(lines: Line[]): Line[] {
+  const out = lines.slice();
+  for (let i = 0; i < out.length; i++) {
+    const line = out[i]!;
+    if (line.source !== "pdf") continue;
+    for (let k = 0; k < line.cells.length; k++) {
+      const c = out[i]!.cells[k]!;
+      if ((c.kind !== "date" && c.kind !== "time") || !BARE_CLOCK.test(c.text)) continue;
+      const found = meridiemBelow(out, i, c);
+      if (!found) continue;
+      const below = out[found.line]!;
+      const cells = out[i]!.cells.slice();
+      cells[k] = { ...c, text: `${c.text} ${below.cells[found.cell]!.text}` };
+      out[i] = withCells(out[i]!, cells);
+      out[found.line] = withCells(below, below.cells.filter((_, n) => n !== found.cell));
+    }
+  }
+  return out;
+}
+
+/** The meridiem under the time's cell `c` of line i (its line and cell), or null. */
+function meridiemBelow(lines: Line[], i: number, c: Cell): Found | null {
+  const line = lines[i]!;
+  const tol = SAME_EDGE * line.h;
+  const centre = (u: Cell) => (u.x0 + u.x1) / 2;
+  for (let j = i + 1, seen = 0; j < lines.length && seen < TIME_LINES; j++) {
+    const below = lines[j]!;
+    if (below.page !== line.page || below.y - line.y > TIME_DROP * line.h) return null;
+    if (below.cells.length === 0) continue;
+    seen++;
+    const m = below.cells.findIndex((u) => Math.abs(u.x0 - c.x0) <= tol || (u.x1 - u.x0 < c.x1 - c.x0 && Math.abs(centre(u) - centre(c)) <= tol));
+    if (m < 0) continue;
+    return MERIDIEM.test(below.cells[m]!.text) ? { line: j, cell: m } : null;
+  }
+  return null;
 }
 
 /** The cut time printed right after the date cell k on its line, if any. */
