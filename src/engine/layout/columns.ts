@@ -577,11 +577,11 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
       // The word's start and some cells' are estimated from a run's character widths (a bold
       // heading; a balance and the narration after it drawn as one string): cells starting within
       // RUN_ESTIMATE tolerances of it start there, when no other word of the run (nor its start)
-      // is nearer, and only a cell starting further left crosses it.
+      // is nearer, and only a cell reaching further both ways crosses it.
       const near = (u: Cell) => Math.abs(u.x0 - x) <= RUN_ESTIMATE * tol && [run.x0, ...starts].every((w) => w === x || Math.abs(u.x0 - x) <= Math.abs(u.x0 - w));
       const starting = inside.filter((u) => u.kind === "text" && near(u)).length;
       // A body cell may run across the point only where it is itself two cells one word space apart.
-      const across = inside.filter((u) => u.x0 < x - RUN_ESTIMATE * tol && u.x1 > x + tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
+      const across = inside.filter((u) => u.x0 < x - RUN_ESTIMATE * tol && u.x1 > x + RUN_ESTIMATE * tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
       return starting >= RUN_EDGE_CELLS && across.length === 0;
     });
     const parts = cutRun(run, edges, tol).map((p) => ({ role: labelRole(p.text) ?? ("other" as const), label: p.text, x0: p.x0, x1: p.x1 }));
