@@ -384,7 +384,6 @@ function topOfFirstRow(lines: readonly Line[], at: number): boolean {
  */
 const holdsValues = (line: Line) => line.cells.some((c) => /\d{4}/.test(c.text) || /\S:(?:\s*\S|\s*$)/.test(c.text));
 
-
 const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
 
 /** Labels of a row's words: a word stacked under one finishes it, never turns it into a figure's or a date's. */
