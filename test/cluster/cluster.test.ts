@@ -221,8 +221,10 @@ describe("three instances on one Redis", () => {
     expect((JSON.parse(result.data) as { transactions: unknown[] }).transactions.length).toBeGreaterThan(0);
     expect(runnersOf([watcher, third], id).length).toBe(1);
     expect((await poll(watcher, key, id)).state).toBe("done");
-    const rows = await scratch.sql<{ id: string; state: string }[]>`select id, state from parse_usage where key_id = (select id from api_keys where owner = (select owner from parse_usage where id = ${`use_${id}`}) and tier = 'test' and revoked_at is null)`;
-    expect([...rows]).toEqual([{ id: `use_${id}`, state: "succeeded" }]);
+    expect(await settledUsage(`use_${id}`)).toEqual([{ state: "succeeded", error_class: null }]);
+    // And it is the key's only use: the start that was killed counted nothing.
+    const rows = await scratch.sql<{ id: string }[]>`select id from parse_usage where key_id = (select id from api_keys where owner = (select owner from parse_usage where id = ${`use_${id}`}) and tier = 'test' and revoked_at is null)`;
+    expect([...rows]).toEqual([{ id: `use_${id}` }]);
   }, 180_000);
 
   test("a job whose instances keep dying fails with worker_crashed after JOB_MAX_ATTEMPTS (2) starts, and is not counted", async () => {
@@ -245,7 +247,17 @@ describe("three instances on one Redis", () => {
     const events = (await readStream(last, id, { lastEventId: "0-0" })).events;
     expect(events.filter((e) => e.event !== "result").map((e) => JSON.parse(e.data).stage)).toContain("retry");
     expect(JSON.parse(events.at(-1)!.data).error_class).toBe("worker_crashed");
-    const rows = await scratch.sql<{ state: string; error_class: string }[]>`select state, error_class from parse_usage where id = ${`use_${id}`}`;
-    expect([...rows]).toEqual([{ state: "failed", error_class: "worker_crashed" }]);
+    // The instance that ends the job marks it failed, then settles its usage (queue.ts end): the
+    // row leaves `reserved` a moment after the job's state says failed.
+    const rows = await settledUsage(`use_${id}`);
+    expect(rows).toEqual([{ state: "failed", error_class: "worker_crashed" }]);
   }, 180_000);
 });
+
+/** A job's usage row once its end has been settled (no longer `reserved`); the test times out otherwise. */
+async function settledUsage(usageId: string): Promise<{ state: string; error_class: string | null }[]> {
+  return waitFor(`usage ${usageId} settled`, async () => {
+    const rows = [...(await scratch.sql<{ state: string; error_class: string | null }[]>`select state, error_class from parse_usage where id = ${usageId}`)];
+    return rows.length === 1 && rows[0]!.state !== "reserved" ? rows : undefined;
+  }, 15_000);
+}
