@@ -25,8 +25,12 @@ const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 /** A currency code after an amount ("39,582.84 NGN"). */
 const CURRENCY_CODE = /^[A-Z]{3}$/;
 
-/** "03/01/" whose year went to the next line (the trailing separator tells it from a fraction). */
-const BROKEN_NUMERIC_DATE = /^\d{1,2}[-/.]\d{1,2}[-/.]$/;
+/**
+ * "03/01/" whose year went to the next line (the trailing separator tells it from a fraction), or
+ * "16-" whose "JAN-26" did: a day with its separator is no amount with a trailing minus (those
+ * print their kobo).
+ */
+const BROKEN_NUMERIC_DATE = /^\d{1,2}[-/.](?:\d{1,2}[-/.])?$/;
 
 /** Kinds of recently seen strings: statements repeat dates, channels and amounts. */
 const kindCache = new Map<string, CellKind>();

@@ -129,7 +129,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // under its repeated headings can only be that end, whichever way the rows align; so can
     // lines on a page without headings that hold words only where a row's text wraps, below no
     // row at all (a date alone there is the page's own, a print date, not a row's end).
-    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && wrapsOnly(b, titles) && undated(b)));
+    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && ((wrapsOnly(b, titles) && undated(b)) || timeLeftOver(b, rows[carry]!))));
     // A row whose date ran over the page end goes on here, whichever way the rows align (unless
     // the centring already gave it its end).
     const dateRunsOn = carry >= 0 && b.carried === 0 && rows[carry]!.continuedOn?.page === b.lines[0]!.line.page;
@@ -508,6 +508,21 @@ function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined,
   return wrapsOnly(b, titles);
 }
 
+/**
+ * The block is one time alone in the date or time column, and the row cut by the page break has
+ * no time yet: the time printed under its date went over the page (pdfmake breaks a row between
+ * its lines). A page's own print time comes with its date, so a time alone is no running chrome.
+ */
+function timeLeftOver(b: Block, row: RowDraft): boolean {
+  const [only] = b.lines;
+  if (b.lines.length !== 1 || !only!.line.cells.every((c) => c.kind === "time")) return false;
+  const roles = Object.keys(only!.parts);
+  if (roles.length === 0 || !roles.every((r) => r === "date" || r === "time")) return false;
+  return !CLOCK.test(`${row.cells.date ?? ""} ${row.cells.time ?? ""}`);
+}
+
+const CLOCK = /\d:\d\d/;
+
 /** No line of the block holds a date or a time. */
 const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));
 
@@ -526,9 +541,20 @@ function wrapsOnly(b: Block, titles: ReadonlySet<string>): boolean {
  */
 function runningTitles(blocks: Block[]): Set<string> {
   const tops = blocks.filter((b) => b.prev < 0);
-  const count = new Map<string, number>();
-  for (const b of tops) for (const text of new Set(b.lines.map((p) => p.line.text))) count.set(text, (count.get(text) ?? 0) + 1);
-  return new Set([...count].filter(([, n]) => n >= 2 && n * 2 > tops.length).map(([text]) => text));
+  // A title tops the page, under the titles above it if any: a line counts with every line above
+  // it in its block. Row ends the break left ("TERMINAL 28870409" over "LAGOS NG", the last words
+  // of many POS narrations) differ somewhere above their repeated words.
+  const count = new Map<string, { text: string; n: number }>();
+  for (const b of tops) {
+    let prefix = "";
+    for (const p of b.lines) {
+      prefix += `\n${p.line.text}`;
+      const seen = count.get(prefix) ?? { text: p.line.text, n: 0 };
+      seen.n++;
+      count.set(prefix, seen);
+    }
+  }
+  return new Set([...count.values()].filter(({ n }) => n >= 2 && n * 2 > tops.length).map(({ text }) => text));
 }
 
 /**

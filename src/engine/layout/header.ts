@@ -233,7 +233,8 @@ const MAX_RUN_LABELS = 12;
 const MAX_JOINED_WORD = 40;
 
 /**
- * Words of a header run with their character offsets. A word that names no role but is two
+ * Words of a header run with their character offsets, a currency mark standing alone joined to
+ * the word before it. A word that names no role but is two
  * labels printed with no gap ("WithdrawalsLodgements", "DEBITCREDIT") is cut where both halves
  * are labels.
  */
@@ -242,6 +243,12 @@ function labelWords(text: string): { w: string; at: number }[] {
   const re = /\S+/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const w = m[0];
+    const prev = out[out.length - 1];
+    // A currency mark of its own ("Balance (NGN)", "Amount ₦") belongs to the label before it.
+    if (prev && normaliseLabel(w) === "") {
+      prev.w = text.slice(prev.at, m.index + w.length);
+      continue;
+    }
     const cut = w.length <= MAX_JOINED_WORD && !labelRole(w, true) ? joinedLabelCut(w) : -1;
     if (cut > 0) out.push({ w: w.slice(0, cut), at: m.index }, { w: w.slice(cut), at: m.index + cut });
     else out.push({ w, at: m.index });
@@ -345,7 +352,7 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
     if (!further) break;
     stacked = further;
     const merged = headerColumns(stacked);
-    if (merged && (!best || score(merged) > score(best.columns))) best = { columns: merged, lineCount: n };
+    if (merged && (!best || score(merged) > score(best.columns) || renames(best.columns, merged))) best = { columns: merged, lineCount: n };
   }
   return best;
 }
@@ -384,7 +391,23 @@ function topOfFirstRow(lines: readonly Line[], at: number): boolean {
  */
 const holdsValues = (line: Line) => line.cells.some((c) => /\d{4}/.test(c.text) || /\S:(?:\s*\S|\s*$)/.test(c.text));
 
-const score = (cols: Column[]) => cols.filter((c) => c.role !== "other").length * 2 - cols.filter((c) => c.role === "other").length;
+/**
+ * How well columns read as a table's header: each named column counts, an unnamed one counts
+ * against. A second amount column (`extra_amount`) is a guess from a lone money word (`Value`,
+ * whose `Date` wrapped onto the line below), so it counts less than a column its label names.
+ */
+const score = (cols: Column[]) => cols.reduce((n, c) => n + (c.role === "other" ? -1 : c.role === "extra_amount" ? 1 : 2), 0);
+
+/**
+ * Stacking finished the labels without adding a column, as well read, and gave some column
+ * another role or made its label one the vocabulary names whole: `Value` (an amount, alone) over
+ * `Date` is the value date's heading, whatever money word it first looked like, and `Transaction`
+ * (a narration only by elimination) over `Description` is a heading's two lines.
+ */
+function renames(before: Column[], after: Column[]): boolean {
+  if (after.length !== before.length || score(after) !== score(before)) return false;
+  return after.some((c, k) => c.role !== before[k]!.role || (labelRole(c.label, true) !== null && labelRole(before[k]!.label, true) === null));
+}
 
 /** Labels of a row's words: a word stacked under one finishes it, never turns it into a figure's or a date's. */
 const TEXT_LABELS: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);

@@ -73,6 +73,12 @@ export function pageLines(page: PageText): Line[] {
 
 /** Items with at least this many characters measure a page's pitch. */
 const MIN_MEASURED = 3;
+/**
+ * Only ASCII text measures the pitch: a sign the font lacks (the naira sign, printed as a missing
+ * glyph) or a wide script's character spans another advance, and a row of figures each carrying
+ * one would hide a fixed-width page.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 /** Share of measured items whose pitch must agree for the page to be fixed-width. */
 const MONOSPACE_SHARE = 0.9;
 /** Relative spread of pitches still counted as one. */
@@ -89,7 +95,7 @@ function monospacePitch(items: TextItem[]): number | null {
   const pitches: number[] = [];
   for (const it of items) {
     const n = it.str.length;
-    if (n >= MIN_MEASURED && it.width > 0 && it.height > 0) pitches.push(it.width / n / it.height);
+    if (n >= MIN_MEASURED && it.width > 0 && it.height > 0 && PRINTABLE_ASCII.test(it.str)) pitches.push(it.width / n / it.height);
   }
   if (pitches.length < 20) return null;
   pitches.sort((a, b) => a - b);

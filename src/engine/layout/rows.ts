@@ -9,7 +9,8 @@ import { proseAcross, wrapsProse } from "./prose.ts";
 import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
-import { BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
+import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
+import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import type { Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
 import { moveStrayDates, recoverSerialDates, splitRunTogetherReference, textsByRole, withinBands } from "./repairs.ts";
@@ -52,6 +53,8 @@ export interface ScanState {
   firstColumns: Column[] | null;
   /** Page of the header in force; -1 for columns read from the body (they hold on every page). */
   headerPage: number;
+  /** Baseline of that header's last line. */
+  headerBottom: number;
   headerText: string;
   /** Baseline and page of the last line that belonged to the table (rows, amount lines, headers). */
   lastTableY: number;
@@ -112,6 +115,7 @@ export function newScanState(): ScanState {
     header: null,
     firstColumns: null,
     headerPage: -1,
+    headerBottom: -Infinity,
     headerText: "",
     lastTableY: -Infinity,
     lastTablePage: -1,
@@ -287,6 +291,7 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(splitRunTogetherHeadings(h.columns, body, st.firstColumns), body), body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
+  st.headerBottom = lines[i + h.lineCount - 1]!.y;
   st.headerText += ` ${h.columns.map((c) => c.label).join(" ")}`;
   markTable(st, lines[i + h.lineCount - 1]!);
 }
@@ -405,7 +410,9 @@ function onUndatedMoneyLine(st: ScanState, tl: TableLine): void {
   const last = rows[rows.length - 1];
   // Or, the first table line of a page, the figures of a row whose date cell ended the page before
   // (a tall vertically centred row cut by the page break).
-  const cutByPageBreak = last !== undefined && rows.length === st.pageFirstRow && last.page === line.page - 1 && st.lastTablePage === last.page;
+  // Nothing of the table between them but this page's repeated header.
+  const onlyHeaderBetween = st.lastTablePage === last?.page || (st.headerPage === line.page && st.lastTablePage === line.page && st.lastTableY === st.headerBottom);
+  const cutByPageBreak = last !== undefined && rows.length === st.pageFirstRow && last.page === line.page - 1 && onlyHeaderBetween;
   // So does the figure a row still lacks, its balance or its movement, alone on a line of its own
   // (cells centred in a row where a wrapped amount cell put the other figure on the first line).
   const completes = last !== undefined && (!rowHasMoney(last) || completesFigures(last, parts));
@@ -468,7 +475,20 @@ function onTextLine(st: ScanState, tl: TableLine): void {
     st.outside.push(line);
     return;
   }
+  // A totals or balance row whose figures wrapped under their currency marks (`TOTAL  NGN  NGN`
+  // over the figures): its label is no row's text; the figures' line below is read as such a line.
+  if (labelOverWrappedFigures(parts)) {
+    st.outside.push(line);
+    return;
+  }
   st.pendings.push(pendingLine(st, line, parts));
+}
+
+function labelOverWrappedFigures(parts: RoleTexts): boolean {
+  const money = MONEY_CELLS.filter((r) => parts[r] !== undefined);
+  if (money.length === 0 || !money.every((r) => markOnly(parts[r]))) return false;
+  const label = (Object.keys(parts) as ColumnRole[]).filter((r) => !(MONEY_CELLS as readonly string[]).includes(r)).map((r) => parts[r]).join(" ").trim();
+  return BALANCE_LABEL_ONLY.test(label);
 }
 
 /**
@@ -503,12 +523,27 @@ const rowHasMoney = (row: RowDraft) => hasMovement(row.cells) || figure(row.cell
 /** Exactly one movement and a balance: the figures of a transaction row. */
 const oneMovementAndBalance = (cells: RoleTexts) => [cells.debit, cells.credit, cells.amount].filter(figure).length === 1 && figure(cells.balance);
 
-/** The line holds just the row's missing figure: a balance under a movement, or a movement under a balance. */
+/**
+ * The line holds just the figures its row is missing, each in a money cell the row left without a
+ * figure: a balance under a movement, a movement under a balance, or (cells wrapped after their
+ * currency mark: `NGN` over `18,410.13`, `(NGN` over `11,980.75)`) both, under those marks. A row
+ * whose movement cells print only zeros (`0.00` on the other side) still lacks its movement.
+ */
 function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
-  const moves = hasMovement(parts);
-  if (moves === figure(parts.balance)) return false;
-  return moves ? !hasMovement(row.cells) && figure(row.cells.balance) : hasMovement(row.cells) && !figure(row.cells.balance);
+  const filled = MONEY_CELLS.filter((r) => figure(parts[r]));
+  if (filled.length === 0 || filled.some((r) => figure(row.cells[r]))) return false;
+  const moves = filled.some((r) => r !== "balance");
+  const rowMoves = MOVEMENT_CELLS.some((r) => nonZero(row.cells[r]));
+  if (!moves) return hasMovement(row.cells);
+  if (rowMoves) return false;
+  if (!filled.includes("balance")) return figure(row.cells.balance);
+  return filled.some((r) => markOnly(row.cells[r]));
 }
+
+const MOVEMENT_CELLS = ["debit", "credit", "amount"] as const;
+const MONEY_CELLS = [...MOVEMENT_CELLS, "balance"] as const;
+const markOnly = (text: string | undefined) => text !== undefined && (isCurrencyMark(text) || isSignedCurrencyMark(text));
+const nonZero = (text: string | undefined) => text !== undefined && /[1-9]/.test(text);
 
 const isMoneyRole = (r: ColumnRole) => r === "debit" || r === "credit" || r === "amount" || r === "balance";
 

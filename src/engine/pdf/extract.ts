@@ -119,7 +119,9 @@ export async function readPage(doc: PdfDocument, n: number): Promise<PageText> {
       if (m[0]! <= 0 || Math.abs(m[1]!) > ROTATION_EPSILON * m[0]! || Math.abs(m[2]!) > ROTATION_EPSILON * Math.abs(m[3]!)) continue;
       const fontHeight = Math.hypot(m[2]!, m[3]!) || raw.height || 0;
       // An item longer than any statement line is cut (its advance shortened in proportion).
-      const kept = capText(str);
+      // A glyph with no Unicode (a sign the font lacks, drawn as its missing glyph) comes as NUL;
+      // PDFium's path answers U+FFFD for it (pdfium/text.ts), and so does this one.
+      const kept = capText(str.includes("\u0000") ? str.replaceAll("\u0000", "\ufffd") : str);
       items.push({ str: kept, x: m[4]!, y: m[5]! - fontHeight, width: ((raw.width ?? 0) * kept.length) / str.length, height: fontHeight, ...(raw.fontName ? { font: raw.fontName } : {}) });
     }
     return { number: n, width: viewport.width, height: viewport.height, items };
