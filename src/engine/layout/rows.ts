@@ -525,9 +525,9 @@ const oneMovementAndBalance = (cells: RoleTexts) => [cells.debit, cells.credit, 
 
 /**
  * The line holds just the figures its row is missing, each in a money cell the row left without a
- * figure: a balance under a movement, a movement under a balance, or (cells wrapped after their
- * currency mark: `NGN` over `18,410.13`, `(NGN` over `11,980.75)`) both, under those marks. A row
- * whose movement cells print only zeros (`0.00` on the other side) still lacks its movement.
+ * figure: a balance under a movement, a movement under a balance, or both (cells wrapped after
+ * their currency mark: `NGN` over `18,410.13`, `(NGN` over `11,980.75)`). A row whose movement
+ * cells print only zeros (`0.00` on the other side) still lacks its movement.
  */
 function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
   const filled = MONEY_CELLS.filter((r) => figure(parts[r]));
@@ -536,8 +536,7 @@ function completesFigures(row: RowDraft, parts: RoleTexts): boolean {
   const rowMoves = MOVEMENT_CELLS.some((r) => nonZero(row.cells[r]));
   if (!moves) return hasMovement(row.cells);
   if (rowMoves) return false;
-  if (!filled.includes("balance")) return figure(row.cells.balance);
-  return filled.some((r) => markOnly(row.cells[r]));
+  return filled.includes("balance") || figure(row.cells.balance);
 }
 
 const MOVEMENT_CELLS = ["debit", "credit", "amount"] as const;
