@@ -1,6 +1,6 @@
 import type { Line } from "./lines.ts";
 import type { Cell } from "./cells.ts";
-import { cutRun } from "./run-words.ts";
+import { cutRun, wordStartXs } from "./run-words.ts";
 
 /** What a column holds. `other` columns are read but not used (channel, branch, ...). */
 export type ColumnRole =
@@ -434,7 +434,8 @@ const EDGE_TOLERANCE = 0.5;
  * Two lines of headings whose runs hold two labels one word space apart (a fixed-width font, or
  * a header drawn as one string): where a cell of one line starts right at a word of a run on the
  * other (`Effective Transaction` over `Date` and `Details`, `Details` starting under
- * `Transaction`), the run is two headings and is cut there. Answers both lines cut and the new
+ * `Transaction`), or ends under the run's first word (`Transaction Val. Date` over `Date`), the run
+ * is two headings and is cut there. Answers both lines cut and the new
  * parts, or null when nothing lines up.
  */
 function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
@@ -442,7 +443,12 @@ function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
   const parts: Cell[] = [];
   const cut = (line: Line, other: Line): Line => {
     const cells = line.cells.flatMap((u) => {
-      const pieces = cutRun(u, other.cells.map((c) => c.x0).filter((x) => x > u.x0 + tol && x < u.x1 - tol), tol);
+      const starts = other.cells.map((c) => c.x0).filter((x) => x > u.x0 + tol && x < u.x1 - tol);
+      // A second line under the run's first word only (`Date` under `Transaction` of
+      // `Transaction Val. Date`): the run may part at the next word.
+      const words = wordStartXs(u);
+      const ends = other.cells.filter((c) => Math.abs(c.x0 - u.x0) <= tol && c.x1 < u.x1 - tol).map((c) => words.find((x) => x >= c.x1 - tol));
+      const pieces = cutRun(u, [...starts, ...ends.filter((x) => x !== undefined)], tol);
       if (pieces.length > 1) parts.push(...pieces);
       return pieces;
     });
