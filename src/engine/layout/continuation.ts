@@ -295,6 +295,12 @@ function lineReach(b: Block, rows: RowDraft[]): number {
 
 /** A row's text is centred on its date line when the middle of its lines is this close to it (glyph heights). */
 const CENTRED_TOLERANCE = 0.35;
+/**
+ * The row's line stands for cells whose baselines differ by up to this share of the glyph height
+ * (lines.ts BASELINE_TOLERANCE): ReportLab centres a one-line cell's baseline a point or two above
+ * the middle line of a wrapped Paragraph beside it, so the row's middle may lie that much lower.
+ */
+const ROW_LINE_SPREAD = 0.35;
 /** Share of rows with continuation lines that must be centred for the document to count as centred. */
 const CENTRED_SHARE = 0.8;
 /** Rows with continuation lines needed before the document's alignment is judged. */
@@ -325,7 +331,7 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       // lines: by count, a row whose date cell has two lines (date over time, the date line above
       // the middle) would lose its last line.
       const middle = rowMiddle(rows[b.prev]!);
-      const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + CENTRED_TOLERANCE * h;
+      const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + (CENTRED_TOLERANCE + ROW_LINE_SPREAD) * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
       if (pageTop.has(b.prev)) split = Math.max(split, squeezedShare(ys, middle, (own.get(b.prev) ?? []).filter((y) => y < middle).length + (cutAbove.get(b.prev) ?? 0), h));

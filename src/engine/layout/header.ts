@@ -315,6 +315,15 @@ function splitLabels(text: string, x0: number, x1: number, longest = 4): Column[
 
 /** Lines closer than this many glyph heights may form a two-line header. */
 const TWO_LINE_HEADER_GAP = 1.9;
+/**
+ * Or this many, when every word of the lower line lies under a heading of the upper: ReportLab's
+ * table cells keep a 12-point leading whatever their font size, so a 6-point header's second line
+ * stands two glyph heights below its first.
+ */
+const SPACED_HEADER_GAP = 2.2;
+
+/** Every cell of `below` lies under a cell of `above` (overlaps it across). */
+const allUnder = (below: Line, above: Line): boolean => below.cells.every((c) => above.cells.some((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0));
 
 /**
  * Finds a header at line i: the line alone, or the line merged with the next one when labels are
@@ -346,7 +355,9 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   let stacked = line;
   for (let n = 2; n <= MAX_HEADER_LINES; n++) {
     const next = lines[i + n - 1];
-    if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0 || next.y - line.y > TWO_LINE_HEADER_GAP * Math.max(line.h, next.h)) break;
+    if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0) break;
+    const gap = (next.y - line.y) / Math.max(line.h, next.h);
+    if (gap > TWO_LINE_HEADER_GAP && !(gap <= SPACED_HEADER_GAP && allUnder(next, stacked))) break;
     if (topOfFirstRow(lines, i + n - 1)) break;
     const further = mergeHeaderLines(stacked, next);
     if (!further) break;
