@@ -331,7 +331,11 @@ function centredSplits(blocks: Block[], rows: RowDraft[], separation: number | u
       // lines: by count, a row whose date cell has two lines (date over time, the date line above
       // the middle) would lose its last line.
       const middle = rowMiddle(rows[b.prev]!);
-      const reach = middle - (topOf.get(b.prev) ?? rows[b.prev]!.y) + (CENTRED_TOLERANCE + ROW_LINE_SPREAD) * h;
+      const top = topOf.get(b.prev) ?? rows[b.prev]!.y;
+      // A row with lines above its own is a wrapped cell centred on the row: its middle line may
+      // sit below the row's line (ROW_LINE_SPREAD). A row without is a one-line row (a fee row
+      // squeezed between long ones), whose middle is its line.
+      const reach = middle - top + (CENTRED_TOLERANCE + (top < rows[b.prev]!.y ? ROW_LINE_SPREAD : 0)) * h;
       let split = 0;
       while (split < ys.length && ys[split]! - middle <= reach) split++;
       if (pageTop.has(b.prev)) split = Math.max(split, squeezedShare(ys, middle, (own.get(b.prev) ?? []).filter((y) => y < middle).length + (cutAbove.get(b.prev) ?? 0), h));
