@@ -234,9 +234,8 @@ const MAX_JOINED_WORD = 40;
 
 /**
  * Words of a header run with their character offsets, a currency mark standing alone joined to
- * the word before it. A word that names no role but is two
- * labels printed with no gap ("WithdrawalsLodgements", "DEBITCREDIT") is cut where both halves
- * are labels.
+ * the word before it. A word that names no role but is two labels printed with no gap
+ * ("WithdrawalsLodgements", "DEBITCREDIT") is cut where both halves are labels.
  */
 function labelWords(text: string): { w: string; at: number }[] {
   const out: { w: string; at: number }[] = [];
@@ -446,8 +445,8 @@ const EDGE_TOLERANCE = 0.5;
  * a header drawn as one string): where a cell of one line starts right at a word of a run on the
  * other (`Effective Transaction` over `Date` and `Details`, `Details` starting under
  * `Transaction`), or ends under the run's first word (`Transaction Val. Date` over `Date`), the run
- * is two headings and is cut there. Answers both lines cut and the new
- * parts, or null when nothing lines up.
+ * is two headings and is cut there. Answers both lines cut and the new parts, or null when nothing
+ * lines up.
  */
 function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
   const tol = EDGE_TOLERANCE * Math.max(a.h, b.h);

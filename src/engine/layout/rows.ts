@@ -1,4 +1,5 @@
 import { labelledAccountNumber } from "../metadata/index.ts";
+import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
 import type { Cell } from "./cells.ts";
 import { assignCells, cutAtColumnEdges, splitMergedHeadings, splitRunTogetherHeadings, widenColumns } from "./columns.ts";
 import { redateCentredRuns } from "./centred-dates.ts";
@@ -9,7 +10,6 @@ import { proseAcross, wrapsProse } from "./prose.ts";
 import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
-import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
 import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import type { Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
@@ -484,6 +484,7 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   st.pendings.push(pendingLine(st, line, parts));
 }
 
+/** Money cells holding only currency marks beside a balance or totals label and nothing else. */
 function labelOverWrappedFigures(parts: RoleTexts): boolean {
   const money = MONEY_CELLS.filter((r) => parts[r] !== undefined);
   if (money.length === 0 || !money.every((r) => markOnly(parts[r]))) return false;
