@@ -315,14 +315,15 @@ function splitLabels(text: string, x0: number, x1: number, longest = 4): Column[
 /** Lines closer than this many glyph heights may form a two-line header. */
 const TWO_LINE_HEADER_GAP = 1.9;
 /**
- * Or this many, when every word of the lower line lies under a heading of the upper: ReportLab's
- * table cells keep a 12-point leading whatever their font size, so a 6-point header's second line
- * stands two glyph heights below its first.
+ * Or this many, when every word of one line lies under (or over) a heading of the other, as a
+ * heading's lines stack whether its cells are top- or bottom-aligned: ReportLab's table cells
+ * keep a 12-point leading whatever their font size, so a 6-point header's second line stands two
+ * glyph heights below its first.
  */
 const SPACED_HEADER_GAP = 2.2;
 
-/** Every cell of `below` lies under a cell of `above` (overlaps it across). */
-const allUnder = (below: Line, above: Line): boolean => below.cells.every((c) => above.cells.some((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0));
+/** Every cell of `line` lies over or under a cell of `other` (overlaps it across). */
+const stacksOn = (line: Line, other: Line): boolean => line.cells.every((c) => other.cells.some((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0));
 
 /**
  * Finds a header at line i: the line alone, or the line merged with the next one when labels are
@@ -356,7 +357,7 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
     const next = lines[i + n - 1];
     if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0) break;
     const gap = (next.y - line.y) / Math.max(line.h, next.h);
-    if (gap > TWO_LINE_HEADER_GAP && !(gap <= SPACED_HEADER_GAP && allUnder(next, stacked))) break;
+    if (gap > TWO_LINE_HEADER_GAP && !(gap <= SPACED_HEADER_GAP && (stacksOn(next, stacked) || stacksOn(stacked, next)))) break;
     if (topOfFirstRow(lines, i + n - 1)) break;
     const further = mergeHeaderLines(stacked, next);
     if (!further) break;

@@ -79,6 +79,12 @@ const MIN_MEASURED = 3;
  * one would hide a fixed-width page.
  */
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+/** Measured items a page needs to be judged fixed-width by their agreement alone. */
+const MIN_PAGE_ITEMS = 20;
+/** Fewer, down to this many, when they agree on FIXED_WIDTH_PITCH. */
+const MIN_SHORT_PAGE_ITEMS = 8;
+/** The advance of Courier, Liberation Mono and DejaVu Sans Mono, as a share of the font size. */
+const FIXED_WIDTH_PITCH = 0.6;
 /** Share of measured items whose pitch must agree for the page to be fixed-width. */
 const MONOSPACE_SHARE = 0.9;
 /** Relative spread of pitches still counted as one. */
@@ -97,9 +103,12 @@ function monospacePitch(items: TextItem[]): number | null {
     const n = it.str.length;
     if (n >= MIN_MEASURED && it.width > 0 && it.height > 0 && PRINTABLE_ASCII.test(it.str)) pitches.push(it.width / n / it.height);
   }
-  if (pitches.length < 20) return null;
+  if (pitches.length < MIN_SHORT_PAGE_ITEMS) return null;
   pitches.sort((a, b) => a - b);
   const median = pitches[pitches.length >> 1]!;
+  // A short page (a statement's last, with a row or two) counts only at a fixed-width font's own
+  // pitch: a few figures of a proportional font agree among themselves too.
+  if (pitches.length < MIN_PAGE_ITEMS && Math.abs(median - FIXED_WIDTH_PITCH) > MONOSPACE_SPREAD * FIXED_WIDTH_PITCH) return null;
   const agree = pitches.filter((a) => Math.abs(a - median) <= MONOSPACE_SPREAD * median).length;
   return agree >= MONOSPACE_SHARE * pitches.length ? median : null;
 }
