@@ -6,7 +6,7 @@ import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { AppError } from "../../src/errors.ts";
 import { extractXlsx } from "../../src/engine/xlsx/extract.ts";
-import { cellText, dateText, numberText } from "../../src/engine/xlsx/cell-text.ts";
+import { cellText, dateText, formattedNumberText, numberText } from "../../src/engine/xlsx/cell-text.ts";
 import { scanXml } from "../../src/engine/xlsx/zip-guard.ts";
 import { makeStatement } from "../../fixtures/lib/model.ts";
 import { gtbankXlsx } from "../../fixtures/layouts/sheets.ts";
@@ -76,6 +76,35 @@ describe("cell text", () => {
     expect(numberText(Number.NaN)).toBe("");
   });
 
+  test("a number shows the decimals its format fixes, and only those", () => {
+    expect(formattedNumberText(25000, "#,##0.00")).toBe("25000.00");
+    expect(formattedNumberText(1234.5, '"₦"#,##0.00;(#,##0.00)')).toBe("1234.50");
+    expect(formattedNumberText(-6402.79, "[$₦-468]#,##0.00")).toBe("-6402.79");
+    expect(formattedNumberText(-0.001, "0.00")).toBe("0.00");
+    // General, whole-number, percentage, date and scientific formats keep numberText's spelling.
+    expect(formattedNumberText(25000, undefined)).toBe("25000");
+    expect(formattedNumberText(25000, "General")).toBe("25000");
+    expect(formattedNumberText(7715993813, "0")).toBe("7715993813");
+    expect(formattedNumberText(0.075, "0.00%")).toBe("0.075");
+    expect(formattedNumberText(45291.5, "dd/mm/yyyy hh:mm")).toBe("45291.5");
+    expect(formattedNumberText(1234.5, "0.00E+00")).toBe("1234.5");
+  });
+
+  test("a whole figure under a two-decimal format reads as money: an opening row's 25000 is its balance", async () => {
+    const bytes = await workbook((ws) => {
+      ws.addRow(["Date", "Narration", "Amount", "Balance"]);
+      const opening = ws.addRow(["", "BALANCE B/F", "", 25000]);
+      opening.getCell(4).numFmt = "#,##0.00";
+      for (const values of [["02/01/2026", "Transfer in", 13581.63, 38581.63], ["03/01/2026", "Airtime", -1581.63, 37000]]) {
+        const row = ws.addRow(values);
+        row.getCell(3).numFmt = row.getCell(4).numFmt = "#,##0.00";
+      }
+    });
+    const [sheet] = await extractXlsx(bytes, LIMITS);
+    expect(sheet!.rows[1]).toEqual(["", "BALANCE B/F", "", "25000.00"]);
+    expect(sheet!.rows[3]![3]).toBe("37000.00");
+  });
+
   test("dates are ISO wall-clock times rounded to the second", () => {
     expect(dateText(new Date(Date.UTC(2024, 0, 3)))).toBe("2024-01-03T00:00:00");
     expect(dateText(new Date(Date.UTC(2024, 0, 3, 14, 22, 10, 999)))).toBe("2024-01-03T14:22:11");
@@ -141,7 +170,8 @@ describe("extractXlsx", () => {
     const rows = (await extractXlsx(await handmadeWorkbook(), LIMITS))[0]?.rows;
     expect(rows).toEqual([
       ["Date", "Narration", "Debit", "Balance"],
-      ["2024-01-03T00:00:00", "POS PURCHASE", "1234.5", "-234.5"],
+      // Both under the built-in `#,##0.00`, the formula's cached result too, shown with its two decimals.
+      ["2024-01-03T00:00:00", "POS PURCHASE", "1234.50", "-234.50"],
       ["2024-01-03T14:22:00", "TRUE", "", "0.1"],
     ]);
   });

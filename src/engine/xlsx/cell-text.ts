@@ -30,6 +30,30 @@ export function numberText(n: number): string {
   return negative && text !== "0" ? `-${text}` : text;
 }
 
+/**
+ * A number as its cell's format shows its decimals, when the format fixes them (`#,##0.00`,
+ * `"₦"#,##0.00;(#,##0.00)`): 25000 -> "25000.00", the figure a reader sees (and a money column
+ * holds), where numberText's "25000" reads as a bare integer. Grouping and the format's signs and
+ * symbols are left out, as numberText leaves them; other formats (General, percentages, dates,
+ * scientific) give numberText.
+ */
+export function formattedNumberText(n: number, numFmt: string | undefined): string {
+  const decimals = fixedDecimals(numFmt);
+  if (decimals === undefined || !Number.isFinite(n) || Math.abs(n) >= 1e15) return numberText(n);
+  const text = n.toFixed(decimals);
+  return /^-0(?:\.0+)?$/.test(text) ? text.slice(1) : text;
+}
+
+/** Decimals the format's first (positive) section fixes, or undefined. */
+function fixedDecimals(numFmt: string | undefined): number | undefined {
+  if (!numFmt) return undefined;
+  // Quoted text and bracketed parts (currency, locale, colour) are no digits of the figure.
+  const first = (numFmt.split(";")[0] ?? "").replace(/"[^"]*"|\[[^\]]*\]|\\./g, "");
+  if (/[%EeYyMmDdHhSs@]/.test(first)) return undefined;
+  const m = /0\.(0+)(?![0#?])/.exec(first);
+  return m ? m[1]!.length : undefined;
+}
+
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /**
