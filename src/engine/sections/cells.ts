@@ -14,10 +14,15 @@ export function rowDate(cells: RoleTexts, dateText: string): RawDate | null {
     const glued = date.replace(/(\d)\s+(?=\d)/g, "$1");
     if (scanDate(glued)) date = glued;
   }
+  // A spreadsheet's typed date of the day alone (`2026-01-02T00:00:00`, src/engine/xlsx/cell-text.ts
+  // dateText) beside a time column takes that column's time.
+  if (date && cells.time && TYPED_DAY.test(date)) date = date.slice(0, 10);
   // Halves of a date broken over two lines join without the line break ("03/01/" + "2024").
   const joined = [date, cells.time].filter(Boolean).join(" ").replace(/([-/.])\s+(?=\d)/g, "$1");
   return scanDate(joined) ?? scanDate(dateText + (cells.time ? ` ${cells.time}` : "")) ?? scanDate(dateText);
 }
+
+const TYPED_DAY = /^\d{4}-\d\d-\d\dT00:00:00$/;
 
 /** A balance marked DR is overdrawn (negative); CR or no marker keeps the printed sign. */
 export function signedBalance(kobo: Kobo, marker: "DR" | "CR" | null): Kobo {
