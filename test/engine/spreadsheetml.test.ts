@@ -47,6 +47,16 @@ describe("extractSpreadsheetMl", () => {
     expect(rows).toEqual([["1234.5", "TRUE", "", "POS PURCHASE & CO"]]);
   });
 
+  test("a number shows the decimals its style's format fixes, named (Standard) or coded", () => {
+    const styled = enc(
+      '<?xml version="1.0"?><Workbook xmlns="urn:schemas-microsoft-com:office:spreadsheet" xmlns:ss="urn:schemas-microsoft-com:office:spreadsheet">' +
+        '<Styles><Style ss:ID="std"><NumberFormat ss:Format="Standard"/></Style><Style ss:ID="naira"><NumberFormat ss:Format="&quot;₦&quot;#,##0.00"/></Style><Style ss:ID="pct"><NumberFormat ss:Format="Percent"/></Style></Styles>' +
+        '<Worksheet ss:Name="S"><Table><Row><Cell ss:StyleID="std"><Data ss:Type="Number">25000</Data></Cell><Cell ss:StyleID="naira"><Data ss:Type="Number">-1234.5</Data></Cell>' +
+        '<Cell ss:StyleID="pct"><Data ss:Type="Number">0.075</Data></Cell><Cell><Data ss:Type="Number">25000</Data></Cell></Row></Table></Worksheet></Workbook>',
+    );
+    expect(extractSpreadsheetMl(styled, LIMITS)[0]?.rows).toEqual([["25000.00", "-1234.50", "0.075", "25000"]]);
+  });
+
   test("more rows than the limit: 413; absurd ss:Index: 422; a DOCTYPE: 422", () => {
     const many = workbook('<Row><Cell><Data ss:Type="String">x</Data></Cell></Row>'.repeat(11));
     expect(refusal(() => extractSpreadsheetMl(many, { maxRows: 10 }))).toEqual({ errorClass: "payload_too_large", status: 413 });

@@ -2,13 +2,13 @@
  * Excel 2003 XML Spreadsheet ("SpreadsheetML", `urn:schemas-microsoft-com:office:spreadsheet`),
  * which core-banking systems export with an .xls name just as others export HTML tables. A tolerant
  * scanner over Worksheet / Row / Cell / Data that honours ss:Index (skipped rows and cells) and
- * ss:MergeAcross, gives numbers and dates in the same canonical text as the XLSX reader, and refuses
- * DTDs before reading anything.
+ * ss:MergeAcross, gives numbers (with the decimals their style's number format fixes) and dates in
+ * the same canonical text as the XLSX reader, and refuses DTDs before reading anything.
  */
 import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
 import { decodeEntities } from "../html/entities.ts";
 import type { SheetTable } from "../types.ts";
-import { numberText } from "../xlsx/cell-text.ts";
+import { formattedNumberText } from "../xlsx/cell-text.ts";
 import { squeezeSpaces } from "../whitespace.ts";
 
 export interface SpreadsheetMlLimits {
@@ -43,12 +43,31 @@ function intAttr(attrs: string, name: string, max: number): number | undefined {
   return n;
 }
 
-/** Data text by its declared type, in the canonical forms of the XLSX reader. */
-function dataText(type: string | undefined, raw: string): string {
+/** SpreadsheetML's named number formats, as the format codes they stand for. */
+const NAMED_FORMATS: Record<string, string> = { standard: "#,##0.00", fixed: "0.00", currency: "#,##0.00", "euro currency": "#,##0.00", percent: "0.00%", scientific: "0.00E+00", "general number": "General" };
+
+/** Each style's number format (ss:Styles / Style ss:ID / NumberFormat ss:Format), by style id. */
+function numberFormats(xml: string): Map<string, string> {
+  const formats = new Map<string, string>();
+  const styleRe = /<(?:ss:)?Style\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:ss:)?Style>)/g;
+  for (let st = styleRe.exec(xml); st !== null; st = styleRe.exec(xml)) {
+    const id = attr(st[1] ?? "", "ID");
+    const format = /<(?:ss:)?NumberFormat\b([^>]*)\/?>/.exec(st[2] ?? "");
+    const code = format ? attr(format[1] ?? "", "Format") : undefined;
+    if (id !== undefined && code !== undefined) formats.set(id, NAMED_FORMATS[code.toLowerCase()] ?? decodeEntities(code));
+  }
+  return formats;
+}
+
+/**
+ * Data text by its declared type, in the canonical forms of the XLSX reader: a number with the
+ * decimals its style's format fixes (25000 under `Standard` is 25000.00), as the XLSX reader reads it.
+ */
+function dataText(type: string | undefined, raw: string, numFmt: string | undefined): string {
   const text = squeezeSpaces(decodeEntities(raw.replace(/<[^>]*>/g, "")));
   if (type === "Number") {
     const n = Number(text);
-    return Number.isFinite(n) && text !== "" ? numberText(n) : text;
+    return Number.isFinite(n) && text !== "" ? formattedNumberText(n, numFmt) : text;
   }
   if (type === "DateTime") {
     const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(text);
@@ -62,6 +81,7 @@ function dataText(type: string | undefined, raw: string): string {
 export function extractSpreadsheetMl(bytes: Uint8Array, limits: SpreadsheetMlLimits): SheetTable[] {
   const xml = new TextDecoder("utf-8").decode(bytes);
   if (/<!(DOCTYPE|ENTITY)/i.test(xml)) throw unsupportedFormat("The spreadsheet declares a DOCTYPE or ENTITY, which is refused");
+  const formats = numberFormats(/<(?:ss:)?Styles\b[\s\S]*?<\/(?:ss:)?Styles>/.exec(xml)?.[0] ?? "");
   const sheets: SheetTable[] = [];
   let totalRows = 0;
   let totalCells = 0;
@@ -82,7 +102,8 @@ export function extractSpreadsheetMl(bytes: Uint8Array, limits: SpreadsheetMlLim
         const col = intAttr(attrs, "Index", MAX_COLUMN_INDEX);
         while (col !== undefined && cells.length < col - 1) cells.push("");
         const data = /<(?:ss:)?Data\b([^>]*)>([\s\S]*?)<\/(?:ss:)?Data>/.exec(cell[2] ?? "");
-        cells.push(data ? dataText(attr(data[1] ?? "", "Type"), data[2] ?? "") : "");
+        const style = attr(attrs, "StyleID");
+        cells.push(data ? dataText(attr(data[1] ?? "", "Type"), data[2] ?? "", style === undefined ? undefined : formats.get(style)) : "");
         const merge = intAttr(attrs, "MergeAcross", MAX_COLUMN_INDEX) ?? 0;
         for (let i = 0; i < merge; i++) cells.push("");
       }
