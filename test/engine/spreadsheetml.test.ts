@@ -57,6 +57,14 @@ describe("extractSpreadsheetMl", () => {
     expect(extractSpreadsheetMl(styled, LIMITS)[0]?.rows).toEqual([["25000.00", "-1234.50", "0.075", "25000"]]);
   });
 
+  test("unclosed Row and Cell tags end at the next one: 100,000 of them read in one pass", () => {
+    // Matching each element to its closing tag rescanned the rest of the file for every unclosed
+    // one (quadratic: this document took minutes); the reader walks the tags once.
+    const rows = extractSpreadsheetMl(workbook('<Row><Cell><Data ss:Type="String">x</Data>'.repeat(100_000)), LIMITS)[0]?.rows ?? [];
+    expect(rows.length).toBe(100_000);
+    expect(rows[99_999]).toEqual(["x"]);
+  });
+
   test("more rows than the limit: 413; absurd ss:Index: 422; a DOCTYPE: 422", () => {
     const many = workbook('<Row><Cell><Data ss:Type="String">x</Data></Cell></Row>'.repeat(11));
     expect(refusal(() => extractSpreadsheetMl(many, { maxRows: 10 }))).toEqual({ errorClass: "payload_too_large", status: 413 });

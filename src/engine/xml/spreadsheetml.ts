@@ -46,15 +46,22 @@ function intAttr(attrs: string, name: string, max: number): number | undefined {
 /** SpreadsheetML's named number formats, as the format codes they stand for. */
 const NAMED_FORMATS: Record<string, string> = { standard: "#,##0.00", fixed: "0.00", currency: "#,##0.00", "euro currency": "#,##0.00", percent: "0.00%", scientific: "0.00E+00", "general number": "General" };
 
-/** Each style's number format (ss:Styles / Style ss:ID / NumberFormat ss:Format), by style id. */
+/**
+ * Each style's number format (Style ss:ID, then its NumberFormat ss:Format), by style id. One pass
+ * over the tags, each read only up to the next `<` or `>`: a crafted file of unclosed tags costs
+ * one scan, not one per tag.
+ */
 function numberFormats(xml: string): Map<string, string> {
   const formats = new Map<string, string>();
-  const styleRe = /<(?:ss:)?Style\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:ss:)?Style>)/g;
-  for (let st = styleRe.exec(xml); st !== null; st = styleRe.exec(xml)) {
-    const id = attr(st[1] ?? "", "ID");
-    const format = /<(?:ss:)?NumberFormat\b([^>]*)\/?>/.exec(st[2] ?? "");
-    const code = format ? attr(format[1] ?? "", "Format") : undefined;
-    if (id !== undefined && code !== undefined) formats.set(id, NAMED_FORMATS[code.toLowerCase()] ?? decodeEntities(code));
+  const tagRe = /<(?:ss:)?(Style|NumberFormat)\b([^<>]*)>/g;
+  let style: string | undefined;
+  for (let tag = tagRe.exec(xml); tag !== null; tag = tagRe.exec(xml)) {
+    if (tag[1] === "Style") {
+      style = attr(tag[2] ?? "", "ID");
+      continue;
+    }
+    const code = attr(tag[2] ?? "", "Format");
+    if (style !== undefined && code !== undefined) formats.set(style, NAMED_FORMATS[code.toLowerCase()] ?? decodeEntities(code));
   }
   return formats;
 }
@@ -81,41 +88,89 @@ function dataText(type: string | undefined, raw: string, numFmt: string | undefi
 export function extractSpreadsheetMl(bytes: Uint8Array, limits: SpreadsheetMlLimits): SheetTable[] {
   const xml = new TextDecoder("utf-8").decode(bytes);
   if (/<!(DOCTYPE|ENTITY)/i.test(xml)) throw unsupportedFormat("The spreadsheet declares a DOCTYPE or ENTITY, which is refused");
-  const formats = numberFormats(/<(?:ss:)?Styles\b[\s\S]*?<\/(?:ss:)?Styles>/.exec(xml)?.[0] ?? "");
-  const sheets: SheetTable[] = [];
-  let totalRows = 0;
-  let totalCells = 0;
-  const worksheetRe = /<(?:ss:)?Worksheet\b([^>]*)>([\s\S]*?)<\/(?:ss:)?Worksheet>/g;
-  for (let ws = worksheetRe.exec(xml); ws !== null; ws = worksheetRe.exec(xml)) {
-    const name = decodeEntities(attr(ws[1] ?? "", "Name") ?? `Sheet${sheets.length + 1}`);
-    const rows: string[][] = [];
-    const rowRe = /<(?:ss:)?Row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:ss:)?Row>)/g;
-    const body = ws[2] ?? "";
-    for (let row = rowRe.exec(body); row !== null; row = rowRe.exec(body)) {
-      const index = intAttr(row[1] ?? "", "Index", MAX_ROW_INDEX);
-      while (index !== undefined && rows.length < index - 1) rows.push([]);
-      const cells: string[] = [];
-      const cellRe = /<(?:ss:)?Cell\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:ss:)?Cell>)/g;
-      const inner = row[2] ?? "";
-      for (let cell = cellRe.exec(inner); cell !== null; cell = cellRe.exec(inner)) {
-        const attrs = cell[1] ?? "";
-        const col = intAttr(attrs, "Index", MAX_COLUMN_INDEX);
-        while (col !== undefined && cells.length < col - 1) cells.push("");
-        const data = /<(?:ss:)?Data\b([^>]*)>([\s\S]*?)<\/(?:ss:)?Data>/.exec(cell[2] ?? "");
-        const style = attr(attrs, "StyleID");
-        cells.push(data ? dataText(attr(data[1] ?? "", "Type"), data[2] ?? "", style === undefined ? undefined : formats.get(style)) : "");
-        const merge = intAttr(attrs, "MergeAcross", MAX_COLUMN_INDEX) ?? 0;
-        for (let i = 0; i < merge; i++) cells.push("");
+  return new SheetReader(numberFormats(xml), limits).read(xml);
+}
+
+/**
+ * One pass over the workbook's Worksheet, Row, Cell and Data tags, in order, each tag read only up
+ * to the next `<` or `>`: a crafted file of unclosed tags (200 KB of `<Row>`) costs one scan, where
+ * matching each element to its closing tag rescanned the rest of the file for every one.
+ */
+class SheetReader {
+  private readonly sheets: SheetTable[] = [];
+  private sheet: SheetTable | null = null;
+  private row: string[] | null = null;
+  private cell: { attrs: string; text: string; data?: { type: string | undefined; from: number } } | null = null;
+  private totalRows = 0;
+  private totalCells = 0;
+
+  constructor(
+    private readonly formats: Map<string, string>,
+    private readonly limits: SpreadsheetMlLimits,
+  ) {}
+
+  read(xml: string): SheetTable[] {
+    const tagRe = /<(\/?)(?:ss:)?(Worksheet|Row|Cell|Data)\b([^<>]*?)(\/?)>/g;
+    for (let tag = tagRe.exec(xml); tag !== null; tag = tagRe.exec(xml)) {
+      const [, close, name, attrs = "", empty] = tag;
+      if (close) this.end(name!, xml, tag.index);
+      else {
+        this.start(name!, attrs, tagRe.lastIndex);
+        if (empty) this.end(name!, xml, tagRe.lastIndex);
       }
-      while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
-      rows.push(cells);
-      totalRows = totalRows + 1;
-      totalCells += cells.length;
-      if (totalRows > limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${limits.maxRows} rows`);
-      if (totalCells > MAX_CELLS) throw payloadTooLarge(`The spreadsheet has more than ${MAX_CELLS} cells`);
     }
-    sheets.push({ name, rows });
+    if (this.sheets.length === 0) throw unsupportedFormat("The XML file has no worksheets");
+    return this.sheets;
   }
-  if (sheets.length === 0) throw unsupportedFormat("The XML file has no worksheets");
-  return sheets;
+
+  private start(name: string, attrs: string, after: number): void {
+    if (name === "Worksheet") {
+      this.sheet = { name: decodeEntities(attr(attrs, "Name") ?? `Sheet${this.sheets.length + 1}`), rows: [] };
+    } else if (name === "Row" && this.sheet) {
+      if (this.row) this.endRow();
+      const index = intAttr(attrs, "Index", MAX_ROW_INDEX);
+      while (index !== undefined && this.sheet.rows.length < index - 1) this.sheet.rows.push([]);
+      this.row = [];
+    } else if (name === "Cell" && this.row) {
+      if (this.cell) this.endCell();
+      const col = intAttr(attrs, "Index", MAX_COLUMN_INDEX);
+      while (col !== undefined && this.row.length < col - 1) this.row.push("");
+      this.cell = { attrs, text: "" };
+    } else if (name === "Data" && this.cell && !this.cell.data) {
+      this.cell.data = { type: attr(attrs, "Type"), from: after };
+    }
+  }
+
+  private end(name: string, xml: string, at: number): void {
+    if (name === "Worksheet" && this.sheet) {
+      if (this.row) this.endRow();
+      this.sheets.push(this.sheet);
+      this.sheet = null;
+    } else if (name === "Row" && this.row) this.endRow();
+    else if (name === "Cell" && this.cell) this.endCell();
+    else if (name === "Data" && this.cell?.data && this.cell.text === "" && at >= this.cell.data.from) {
+      const style = attr(this.cell.attrs, "StyleID");
+      this.cell.text = dataText(this.cell.data.type, xml.slice(this.cell.data.from, at), style === undefined ? undefined : this.formats.get(style));
+    }
+  }
+
+  private endCell(): void {
+    const { attrs, text } = this.cell!;
+    this.cell = null;
+    this.row!.push(text);
+    const merge = intAttr(attrs, "MergeAcross", MAX_COLUMN_INDEX) ?? 0;
+    for (let i = 0; i < merge; i++) this.row!.push("");
+  }
+
+  private endRow(): void {
+    if (this.cell) this.endCell();
+    const cells = this.row!;
+    this.row = null;
+    while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
+    this.sheet!.rows.push(cells);
+    this.totalRows++;
+    this.totalCells += cells.length;
+    if (this.totalRows > this.limits.maxRows) throw payloadTooLarge(`The spreadsheet has more than ${this.limits.maxRows} rows`);
+    if (this.totalCells > MAX_CELLS) throw payloadTooLarge(`The spreadsheet has more than ${MAX_CELLS} cells`);
+  }
 }
