@@ -322,8 +322,11 @@ const TWO_LINE_HEADER_GAP = 1.9;
  */
 const SPACED_HEADER_GAP = 2.2;
 
-/** Every cell of `line` lies over or under a cell of `other` (overlaps it across). */
-const stacksOn = (line: Line, other: Line): boolean => line.cells.every((c) => other.cells.some((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0));
+/** Two cells share some of their width (one prints over the other). */
+const overlapAcross = (a: Cell, b: Cell): boolean => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+
+/** Every cell of `line` lies over or under a cell of `other`. */
+const stacksOn = (line: Line, other: Line): boolean => line.cells.every((c) => other.cells.some((u) => overlapAcross(u, c)));
 
 /**
  * Finds a header at line i: the line alone, or the line merged with the next one when labels are
@@ -473,7 +476,7 @@ function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
 function stackLines(a: Line, b: Line): Line | null {
   const cells = a.cells.map((c) => ({ ...c }));
   for (const c of b.cells) {
-    const over = cells.find((u) => Math.min(u.x1, c.x1) - Math.max(u.x0, c.x0) > 0);
+    const over = cells.find((u) => overlapAcross(u, c));
     if (over) {
       const complete = labelRole(over.text, true);
       const joined = labelRole(`${over.text} ${c.text}`);

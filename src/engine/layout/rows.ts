@@ -488,7 +488,7 @@ function onTextLine(st: ScanState, tl: TableLine): void {
 function labelOverWrappedFigures(parts: RoleTexts): boolean {
   const money = MONEY_CELLS.filter((r) => parts[r] !== undefined);
   if (money.length === 0 || !money.every((r) => markOnly(parts[r]))) return false;
-  const label = (Object.keys(parts) as ColumnRole[]).filter((r) => !(MONEY_CELLS as readonly string[]).includes(r)).map((r) => parts[r]).join(" ").trim();
+  const label = (Object.keys(parts) as ColumnRole[]).filter((r) => !isMoneyRole(r)).map((r) => parts[r]).join(" ").trim();
   return BALANCE_LABEL_ONLY.test(label);
 }
 

@@ -69,17 +69,18 @@ export function dateText(d: Date): string {
 /**
  * Any exceljs cell value (primitive, date, rich text, formula, hyperlink, error) as display text,
  * cut at `maxChars` (default MAX_TEXT_CHARS: no statement cell is longer). Redaction passes
- * Infinity: it must see, and write back, a cell's whole text.
+ * Infinity: it must see, and write back, a cell's whole text. With the cell's number format, a
+ * number (a formula's cached one too) shows the decimals it fixes (formattedNumberText).
  */
-export function cellText(value: unknown, maxChars = MAX_TEXT_CHARS): string {
-  const text = fullCellText(value);
+export function cellText(value: unknown, maxChars = MAX_TEXT_CHARS, numFmt?: string): string {
+  const text = fullCellText(value, numFmt);
   return text.length > maxChars ? text.slice(0, maxChars) : text;
 }
 
-function fullCellText(value: unknown): string {
+function fullCellText(value: unknown, numFmt: string | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
-  if (typeof value === "number") return numberText(value);
+  if (typeof value === "number") return formattedNumberText(value, numFmt);
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (value instanceof Date) return dateText(value);
   if (typeof value === "object") {
@@ -88,8 +89,8 @@ function fullCellText(value: unknown): string {
       return v.richText.map((run) => (typeof run === "object" && run !== null && typeof (run as { text?: unknown }).text === "string" ? (run as { text: string }).text : "")).join("");
     }
     // Formulas (plain or shared) show their cached result; without one there is nothing to show.
-    if ("formula" in v || "sharedFormula" in v) return fullCellText(v.result);
-    if (typeof v.text === "string" || typeof v.text === "object") return fullCellText(v.text);
+    if ("formula" in v || "sharedFormula" in v) return fullCellText(v.result, numFmt);
+    if (typeof v.text === "string" || typeof v.text === "object") return fullCellText(v.text, undefined);
     if (typeof v.error === "string") return "";
   }
   return "";

@@ -6,7 +6,7 @@
 import ExcelJS from "exceljs";
 import { payloadTooLarge, unsupportedFormat } from "../../errors.ts";
 import type { SheetTable } from "../types.ts";
-import { cellText, formattedNumberText } from "./cell-text.ts";
+import { cellText } from "./cell-text.ts";
 import { guardXlsxZip } from "./zip-guard.ts";
 import { squeezeSpaces } from "../whitespace.ts";
 
@@ -68,9 +68,7 @@ export async function readXlsx(bytes: Uint8Array, limits: XlsxLimits): Promise<X
         // Line breaks inside a cell (Alt+Enter) and runs of spaces read as one space, as they display.
         // A number (or a formula's number) shows the decimals its format fixes: 25000 under
         // `#,##0.00` is the figure 25000.00.
-        const value = formulaResult(cell.value);
-        const shown = typeof value === "number" ? formattedNumberText(value, cell.numFmt) : cellText(cell.value);
-        const text = isMergedSlave(cell) ? "" : squeezeSpaces(shown);
+        const text = isMergedSlave(cell) ? "" : squeezeSpaces(cellText(cell.value, undefined, cell.numFmt));
         if (text === "") return;
         // Excel itself cannot hold more in a cell; a longer one is crafted, and costs the PII finder dearly.
         if (text.length > EXCEL_MAX_CELL_CHARS) throw unsupportedFormat(`A cell holds more than ${EXCEL_MAX_CELL_CHARS} characters, which Excel does not allow`);
@@ -84,10 +82,4 @@ export async function readXlsx(bytes: Uint8Array, limits: XlsxLimits): Promise<X
     sheets.push({ name: ws.name, rows });
   }
   return { sheets, properties: documentProperties(workbook) };
-}
-
-/** A formula cell's cached result, or the value itself. */
-function formulaResult(value: ExcelJS.CellValue): unknown {
-  if (typeof value === "object" && value !== null && ("formula" in value || "sharedFormula" in value)) return (value as { result?: unknown }).result;
-  return value;
 }
