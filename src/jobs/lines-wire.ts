@@ -15,7 +15,7 @@ import type { Line } from "../engine/layout/lines.ts";
 export interface LinesWire {
   /**
    * Per line: flags (LINE_*), cell count. Per cell: kind (index in KINDS), text offset, text
-   * length, word count (-1: no `words`). Per word: text offset, text length. Then the line's own
+   * length, word count (-1: no `words`). Per word: text offset, text length, 1 if `guessed`. Then the line's own
    * text: offset, length.
    */
   ints: Int32Array;
@@ -101,7 +101,7 @@ export class LinesEncoder {
     let nums = 7;
     for (const c of line.cells) {
       const words = c.words ? c.words.length : 0;
-      ints += 4 + 2 * words;
+      ints += 4 + 3 * words;
       nums += 2 + 2 * words;
     }
     this.room(ints, nums);
@@ -155,6 +155,7 @@ export class LinesEncoder {
           }
           I[i++] = at;
           I[i++] = w.text.length;
+          I[i++] = w.guessed ? 1 : 0;
           N[n++] = w.x0;
           N[n++] = w.x1;
         }
@@ -209,7 +210,9 @@ export function decodeLines(wire: LinesWire): Line[] {
         const words: Token[] = new Array(wordCount);
         for (let w = 0; w < wordCount; w++) {
           const wAt = ints[i++]!;
-          words[w] = { text: text.slice(wAt, wAt + ints[i++]!), x0: nums[n++]!, x1: nums[n++]! };
+          const word: Token = { text: text.slice(wAt, wAt + ints[i++]!), x0: nums[n++]!, x1: nums[n++]! };
+          if (ints[i++] === 1) word.guessed = true;
+          words[w] = word;
         }
         cell.words = words;
       }

@@ -30,6 +30,21 @@ describe("tokensOf", () => {
   });
 });
 
+describe("tokensOf in proportional text", () => {
+  test("places words by their characters' likely widths: after a run of capitals, before a narrow space", () => {
+    // Helvetica at 10 points: "WWW" is 28.32 wide, a space 2.78, "iii" 6.66; 37.76 in all.
+    const [a, b] = tokensOf("WWW iii", 0, 37.76, true);
+    expect(a).toEqual({ text: "WWW", x0: 0, x1: 28.32 });
+    expect(b).toEqual({ text: "iii", x0: 31.1, x1: 37.76, guessed: true });
+    // Spread evenly over the characters instead, "iii" would start at 21.58.
+    expect(tokensOf("WWW iii", 0, 37.76)[1]!.x0).toBe(21.58);
+  });
+
+  test("a single word keeps its measured extent, unflagged", () => {
+    expect(tokensOf("Balance", 10, 40, true)).toEqual([{ text: "Balance", x0: 10, x1: 40 }]);
+  });
+});
+
 describe("cutAtColumnEdges", () => {
   const columns: Column[] = [
     { role: "date", label: "Date", x0: 10, x1: 60 },
@@ -54,5 +69,17 @@ describe("cutAtColumnEdges", () => {
   test("a line with nothing to cut comes back as the same object", () => {
     const whole = line(words.slice(0, 2));
     expect(cutAtColumnEdges(whole, columns)).toBe(whole);
+  });
+
+  test("an estimated word a little short of a column's edge starts it when it lies mostly past the edge", () => {
+    // One drawn string: words a word space (~3 points) apart, the last estimated 4 points (0.4
+    // glyph heights) before Reference's edge at 210.
+    const run = (last: { text: string; x0: number; x1: number }[], guessed: boolean) =>
+      line([{ text: "TRANSFER", x0: 70, x1: 110 }, { text: "BALOGUN", x0: 113, x1: last[0]!.x0 - 3 }, ...last.map((w) => (guessed ? { ...w, guessed: true as const } : w))]);
+    expect(cutAtColumnEdges(run([{ text: "Successful", x0: 206, x1: 250 }], true), columns).cells.map((c) => c.text)).toEqual(["TRANSFER BALOGUN", "Successful"]);
+    // Measured there, it is a word of the narration that runs on.
+    expect(cutAtColumnEdges(run([{ text: "Successful", x0: 206, x1: 250 }], false), columns).cells).toHaveLength(1);
+    // Mostly before the edge (a narration's last word ending there): not cut.
+    expect(cutAtColumnEdges(run([{ text: "Lagos", x0: 196, x1: 212 }], true), columns).cells).toHaveLength(1);
   });
 });

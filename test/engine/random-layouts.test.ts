@@ -660,13 +660,14 @@ describe("headings", () => {
   });
 
   test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
-    // "TRX1001" under Reference and "Inflow" under Tag, drawn as one string with a gap of ~0.6 glyph heights.
+    // "TRX1001" under Reference and "Shopping" under Tag, drawn as one string: "Shopping" starts
+    // ~3 points (under half a glyph height) before Tag's heading, ~2.5 glyph heights after "TRX1001".
     const r = read([
       ...FACTS,
       OPENING,
       [100, [20, "Date"], [90, "Description"], [220, "Reference"], [282, "Tag"], [380, "Amount"], [470, "Balance"]],
-      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [220, "TRX1001      Shopping"], { r: 420, t: "-1,000.00" }, { r: 510, t: "9,000.00" }],
-      [134, [20, "03/01/2026"], [90, "SALARY"], [220, "TRX1002      Inflow"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
+      [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [220, "TRX1001        Shopping"], { r: 420, t: "-1,000.00" }, { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], [90, "SALARY"], [220, "TRX1002        Inflow"], { r: 420, t: "500.00" }, { r: 510, t: "9,500.00" }],
     ]);
     expect(r.transactions.map((t) => t.reference)).toEqual(["TRX1001", "TRX1002"]);
   });

@@ -1,6 +1,7 @@
 import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
 import { isCurrencyMark, isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
 import { isJsSpace } from "../whitespace.ts";
+import { advanceOf } from "./advance.ts";
 
 /**
  * A cell is a run of text on one line that belongs to one column. Its kind decides which columns
@@ -73,6 +74,8 @@ export interface Token {
   text: string;
   x0: number;
   x1: number;
+  /** Placed by estimate inside a run of proportional text (tokensOf), not measured: within a point or so. */
+  guessed?: true;
 }
 
 /**
@@ -156,14 +159,24 @@ export function splitTyped(tokens: Token[]): Cell[] {
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 /**
- * Words (runs of non-`\s`) of a string with x extents estimated in proportion to character counts.
- * A character loop rather than a global regex: it runs on every run of every line of every page.
+ * Words (runs of non-`\s`) of a string with x extents estimated from its characters: in
+ * proportion to their count on a fixed-width page, and to their likely advances (advance.ts)
+ * otherwise. A character loop rather than a global regex: it runs on every run of every line of
+ * every page.
  */
-export function tokensOf(text: string, x0: number, x1: number): Token[] {
+export function tokensOf(text: string, x0: number, x1: number, proportional = false): Token[] {
   const tokens: Token[] = [];
   const width = Math.max(0, x1 - x0);
-  const len = text.length || 1;
   const n = text.length;
+  // Where each character starts, in the run's own units (characters, or thousandths of an em).
+  let at: Float64Array | undefined;
+  let total = n || 1;
+  if (proportional && n > 1 && text.includes(" ")) {
+    at = new Float64Array(n + 1);
+    for (let k = 0; k < n; k++) at[k + 1] = at[k]! + advanceOf(text.charCodeAt(k));
+    total = at[n]! || 1;
+  }
+  const offset = (k: number) => (at ? at[k]! : k);
   let i = 0;
   while (i < n) {
     while (i < n && isJsSpace(text.charCodeAt(i))) i++;
@@ -171,7 +184,9 @@ export function tokensOf(text: string, x0: number, x1: number): Token[] {
     const start = i;
     while (i < n && !isJsSpace(text.charCodeAt(i))) i++;
     // Hundredths of a point are plenty for layout and keep serialised lines small (worker pool).
-    tokens.push({ text: text.slice(start, i), x0: round2(x0 + (width * start) / len), x1: round2(x0 + (width * i) / len) });
+    const token: Token = { text: text.slice(start, i), x0: round2(x0 + (width * offset(start)) / total), x1: round2(x0 + (width * offset(i)) / total) };
+    if (at && tokens.length > 0) token.guessed = true;
+    tokens.push(token);
   }
   return tokens;
 }

@@ -94,8 +94,10 @@ function distanceCost(cell: Cell, col: Column, width: number): number {
     const share = overlap / Math.max(cell.x1 - cell.x0, 1e-6);
     return (1 - share) * 0.5;
   }
+  // Outside the band costs more than any overlap does: a narration run that stops a hair short of
+  // the next column's start, overlapping its own band, is that band's.
   const gap = -overlap;
-  return (gap / width) * 100;
+  return 0.5 + (gap / width) * 100;
 }
 
 export interface Assigned {
@@ -531,14 +533,18 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
  * A heading run that reads as one money heading and as several (header.ts `merged`) is several
  * when as many columns of figures stand under it: the body, not the wording, tells "Amount(₦)
  * Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
- * proportional extents; widenColumns then places each on its figures.
+ * proportional extents; widenColumns then places each on its figures. A repeated header's run is
+ * split as the first page's (`first`) was: a last page of a row or two shows too few figures.
  */
-export function splitMergedHeadings(columns: Column[], body: Line[]): Column[] {
+export function splitMergedHeadings(columns: Column[], body: Line[], first: readonly Column[] | null = null): Column[] {
   if (!columns.some((c) => c.merged)) return columns;
   const figures = anchorLines(body, timeKeyed(columns)).flatMap((l) => l.cells.filter((c) => c.kind === "money"));
   const groups = alignedGroups(figures, alignTolerance(body[0]));
+  const tol = RUN_EDGE_TOLERANCE * (body[0]?.h ?? 0);
   return columns.flatMap(({ merged, ...c }) => {
     if (!merged) return [c];
+    const again = first ? cutAsBefore(c, first, tol) : null;
+    if (again) return again;
     const under = groups.filter((g) => Math.min(g.x1, c.x1) > Math.max(g.x0, c.x0));
     return under.length >= merged.length ? merged : [c];
   });
@@ -733,19 +739,25 @@ function crossesEdge(cell: Cell, edges: number[], h: number): boolean {
 const CELL_GAP = 0.4;
 /** A cell's text starts at most this many glyph heights before its heading's start (padding differs a little). */
 const NEAR_EDGE = 0.75;
+/** How far before an edge a word placed by estimate (Token.guessed) may start and still be the column's first word. */
+const GUESSED_EDGE = 0.6;
 
 /**
  * Whether a run that starts at `start` is cut before word `w`: the word starts at or past a text
  * column's left edge, or just before it and lies mostly past it, after a gap wider than a word
  * space, the word before it ending before the edge (a cell left-aligned a little inside its
  * heading's start: `TRX… Inflow` under Reference and Tag). A narration's last word that overflows
- * into the next column starts well before its edge, and stays.
+ * into the next column starts well before its edge, and stays. A word whose place was estimated
+ * inside one drawn string (`… LAGOS NG Successful` under Narration and Status, a spreadsheet's
+ * cells printed a space apart) may be off by a point or so: it starts the column when it starts
+ * a little before the edge and lies mostly past it.
  */
 function cutsBefore(start: number, prev: Token, w: Token, edges: number[], h: number): boolean {
   const tol = EDGE_TOLERANCE * h;
   for (const e of edges) {
     if (start >= e - tol) continue;
     if (w.x0 >= e - tol) return true;
+    if (w.guessed && w.x0 >= e - GUESSED_EDGE * h && (w.x0 + w.x1) / 2 >= e) return true;
     if (prev.x1 <= e && w.x0 >= e - NEAR_EDGE * h && (w.x0 + w.x1) / 2 >= e && w.x0 - prev.x1 >= CELL_GAP * h) return true;
   }
   return false;

@@ -448,9 +448,10 @@ const EDGE_TOLERANCE = 0.5;
  * Two lines of headings whose runs hold two labels one word space apart (a fixed-width font, or
  * a header drawn as one string): where a cell of one line starts right at a word of a run on the
  * other (`Effective Transaction` over `Date` and `Details`, `Details` starting under
- * `Transaction`), or ends under the run's first word (`Transaction Val. Date` over `Date`), the run
- * is two headings and is cut there. Answers both lines cut and the new parts, or null when nothing
- * lines up.
+ * `Transaction`), ends under the run's first word (`Transaction Val. Date` over `Date`), or has a
+ * word starting where one of the run's does (`Balance Transaction` over `(NGN) Description`, both
+ * runs glued across one column gap), the run is two headings and is cut there. Answers both lines
+ * cut and the new parts, or null when nothing lines up.
  */
 function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
   const tol = EDGE_TOLERANCE * Math.max(a.h, b.h);
@@ -459,10 +460,15 @@ function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
     const cells = line.cells.flatMap((u) => {
       const starts = other.cells.map((c) => c.x0).filter((x) => x > u.x0 + tol && x < u.x1 - tol);
       // A second line under the run's first word only (`Date` under `Transaction` of
-      // `Transaction Val. Date`): the run may part at the next word.
+      // `Transaction Val. Date`; `Balance` right-aligned over `(NGN)` of `(NGN) Narrative`): the
+      // run may part at the next word.
       const words = wordStartXs(u);
-      const ends = other.cells.filter((c) => Math.abs(c.x0 - u.x0) <= tol && c.x1 < u.x1 - tol).map((c) => words.find((x) => x >= c.x1 - tol));
-      const pieces = cutRun(u, [...starts, ...ends.filter((x) => x !== undefined)], tol);
+      // Runs on both lines with a word starting at one x inside both (`Balance Transaction` over
+      // `(NGN) Description`): a column's edge.
+      const shared = other.cells.flatMap((c) => (c.x0 < u.x1 && c.x1 > u.x0 ? wordStartXs(c) : [])).filter((x) => words.some((w) => Math.abs(w - x) <= tol));
+      const second = words[0] ?? u.x1;
+      const ends = other.cells.filter((c) => c.x1 > u.x0 + tol && c.x1 <= second + tol && c.x1 < u.x1 - tol).map((c) => words.find((x) => x >= c.x1 - tol));
+      const pieces = cutRun(u, [...starts, ...shared, ...ends.filter((x) => x !== undefined)], tol);
       if (pieces.length > 1) parts.push(...pieces);
       return pieces;
     });

@@ -158,7 +158,7 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
   let runEnd = -Infinity;
   const flush = () => {
     if (run.length === 0) return;
-    const tokens = run.flatMap((r) => tokensOf(r.text, r.x0, r.x1));
+    const tokens = run.flatMap((r) => tokensOf(r.text, r.x0, r.x1, pitch === null));
     cells.push(...splitTyped(tokens));
     run = [];
   };

@@ -288,7 +288,7 @@ function enterHeader(st: ScanState, lines: Line[], i: number, h: Header): void {
   const body: Line[] = [];
   for (let j = i + h.lineCount; j < lines.length && lines[j]!.page === line.page; j++) body.push(lines[j]!);
   releaseLetterhead(st, line);
-  st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(splitRunTogetherHeadings(h.columns, body, st.firstColumns), body), body), st.firstColumns) };
+  st.header = { ...h, columns: sameRoles(widenColumns(splitMergedHeadings(splitRunTogetherHeadings(h.columns, body, st.firstColumns), body, st.firstColumns), body), st.firstColumns) };
   st.firstColumns ??= st.header.columns;
   st.headerPage = line.page;
   st.headerBottom = lines[i + h.lineCount - 1]!.y;
