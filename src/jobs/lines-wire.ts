@@ -9,7 +9,7 @@ import type { Line } from "../engine/layout/lines.ts";
  * that string.
  *
  * Round trip is exact: every number is a float64 (so -0, NaN and Infinity survive, unlike JSON),
- * every string comes back equal, and optional fields (`bottom`, `continuedOn`, `words`) are present exactly when
+ * every string comes back equal, and optional fields (`fixedWidth`, `bottom`, `continuedOn`, `words`, `guessed`) are present exactly when
  * they were. Objects are rebuilt with the keys in the order pageLines builds them.
  */
 export interface LinesWire {
@@ -36,6 +36,7 @@ const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
 const LINE_SHEET = 1;
 const LINE_BOTTOM = 2;
 const LINE_CONTINUED = 4;
+const LINE_FIXED = 8;
 
 /** The string blob, built by appending; offsets are UTF-16 code units, as `slice` reads them. */
 class Strings {
@@ -110,7 +111,7 @@ export class LinesEncoder {
     const strings = this.strings;
     let i = this.i;
     let n = this.n;
-    I[i++] = (line.source === "sheet" ? LINE_SHEET : 0) | (line.bottom === undefined ? 0 : LINE_BOTTOM) | (line.continuedOn === undefined ? 0 : LINE_CONTINUED);
+    I[i++] = (line.source === "sheet" ? LINE_SHEET : 0) | (line.bottom === undefined ? 0 : LINE_BOTTOM) | (line.continuedOn === undefined ? 0 : LINE_CONTINUED) | (line.fixedWidth ? LINE_FIXED : 0);
     I[i++] = line.cells.length;
     N[n++] = line.page;
     N[n++] = line.y;
@@ -220,6 +221,7 @@ export function decodeLines(wire: LinesWire): Line[] {
     }
     const lineAt = ints[i++]!;
     const line: Line = { page, y, h, cells, text: text.slice(lineAt, lineAt + ints[i++]!), pageWidth, source: flags & LINE_SHEET ? "sheet" : "pdf" };
+    if (flags & LINE_FIXED) line.fixedWidth = true;
     if (bottom !== undefined) line.bottom = bottom;
     if (continuedOn !== undefined) line.continuedOn = continuedOn;
     lines.push(line);

@@ -22,3 +22,15 @@ const DEFAULT_ADVANCE = 556;
 
 /** A character's likely advance in a proportional font, in thousandths of an em. */
 export const advanceOf = (code: number): number => (code < 256 ? ADVANCE[code]! : DEFAULT_ADVANCE);
+
+/**
+ * Where each character of `text` starts, in thousandths of an em, and (last) where the text
+ * ends: `out` when it is long enough, else a new array.
+ */
+export function advanceOffsets(text: string, out?: Float64Array): Float64Array {
+  const n = text.length;
+  const at = out && out.length > n ? out : new Float64Array(n + 1);
+  at[0] = 0;
+  for (let k = 0; k < n; k++) at[k + 1] = at[k]! + advanceOf(text.charCodeAt(k));
+  return at;
+}

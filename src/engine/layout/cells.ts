@@ -1,7 +1,7 @@
 import { scanDate, scanPartialDate, TIME_ONLY } from "../dates.ts";
 import { isCurrencyMark, isEmptyAmount, isPlainAmount, parseAmount } from "../money.ts";
 import { isJsSpace } from "../whitespace.ts";
-import { advanceOf } from "./advance.ts";
+import { advanceOffsets } from "./advance.ts";
 
 /**
  * A cell is a run of text on one line that belongs to one column. Its kind decides which columns
@@ -158,6 +158,9 @@ export function splitTyped(tokens: Token[]): Cell[] {
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
+/** tokensOf's running sums of advances, kept for the thread's life (it runs on every drawn string). */
+let advances = new Float64Array(256);
+
 /**
  * Words (runs of non-`\s`) of a string with x extents estimated from its characters: in
  * proportion to their count on a fixed-width page, and to their likely advances (advance.ts)
@@ -172,8 +175,8 @@ export function tokensOf(text: string, x0: number, x1: number, proportional = fa
   let at: Float64Array | undefined;
   let total = n || 1;
   if (proportional && n > 1 && text.includes(" ")) {
-    at = new Float64Array(n + 1);
-    for (let k = 0; k < n; k++) at[k + 1] = at[k]! + advanceOf(text.charCodeAt(k));
+    if (advances.length <= n) advances = new Float64Array(2 * n + 2);
+    at = advanceOffsets(text, advances);
     total = at[n]! || 1;
   }
   const offset = (k: number) => (at ? at[k]! : k);

@@ -569,6 +569,7 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
   const cells = body.filter((l) => l.source === "pdf" && !proseAcross(columns, l)).flatMap((l) => l.cells);
   if (cells.length === 0) return columns;
   const tol = RUN_EDGE_TOLERANCE * body[0]!.h;
+  const proportional = !body[0]!.fixedWidth;
   const out = columns.flatMap((c) => {
     // Money headings over two columns of figures are splitMergedHeadings'.
     if (c.merged || !/\s/.test(c.label)) return [c];
@@ -577,7 +578,7 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
     if (again) return again;
     const run = { text: c.label, x0: c.x0, x1: c.x1, kind: "text" as const };
     const inside = cells.filter((u) => Math.min(u.x1, c.x1) > Math.max(u.x0, c.x0));
-    const starts = wordStartXs(run);
+    const starts = wordStartXs(run, proportional);
     const edges = starts.filter((x) => {
       // Words, not figures: figures right-aligned to one width all start at one point, no edge.
       // The word's start and some cells' are estimated from a run's character widths (a bold
@@ -590,7 +591,7 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
       const across = inside.filter((u) => u.x0 < x - RUN_ESTIMATE * tol && u.x1 > x + RUN_ESTIMATE * tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
       return starting >= RUN_EDGE_CELLS && across.length === 0;
     });
-    const parts = cutRun(run, edges, tol).map((p) => ({ role: labelRole(p.text) ?? ("other" as const), label: p.text, x0: p.x0, x1: p.x1 }));
+    const parts = cutRun(run, edges, tol, proportional).map((p) => ({ role: labelRole(p.text) ?? ("other" as const), label: p.text, x0: p.x0, x1: p.x1 }));
     const taken = (role: ColumnRole) => role !== "other" && columns.some((o) => o !== c && o.role === role && !adopted(o));
     return parts.length > 1 && !parts.some((p) => taken(p.role)) ? parts : [c];
   });

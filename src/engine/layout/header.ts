@@ -1,5 +1,6 @@
 import type { Line } from "./lines.ts";
 import type { Cell } from "./cells.ts";
+import { advanceOffsets } from "./advance.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
 
 /** What a column holds. `other` columns are read but not used (channel, branch, ...). */
@@ -135,9 +136,9 @@ export function headerColumns(line: Line): Column[] | null {
     // A run holding several labels ("DATE POSTED VALUE DATE"): split it word by word when every
     // word belongs to some exact label; otherwise read the run as one label.
     const strict = labelRole(cell.text, true);
-    const split = strict ? null : splitLabels(cell.text, cell.x0, cell.x1);
+    const split = strict ? null : splitLabels(cell.text, cell.x0, cell.x1, !line.fixedWidth);
     if (split && split.length > 1) columns.push(...split);
-    else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1, ...mergedMoneyHeadings(cell, strict) });
+    else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1, ...mergedMoneyHeadings(cell, strict, !line.fixedWidth) });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
   return isHeader(columns) ? adoptNarration(dedupeRoles(dedupeDates(columns))) : null;
@@ -270,26 +271,29 @@ function joinedLabelCut(w: string): number {
  * A run read as one money heading that is also two or more money headings of different roles, no
  * label taking the whole run: `{ merged }` with them, else nothing.
  */
-function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null): Pick<Column, "merged"> {
+function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null, proportional: boolean): Pick<Column, "merged"> {
   if (!strict || !MONEY_ROLES.has(strict)) return {};
   // The finest reading: labels of one word if they all are, else of up to two, and so on.
   const words = labelWords(cell.text).length;
   let parts: Column[] | null = null;
-  for (let longest = 1; longest < words && !parts; longest++) parts = splitLabels(cell.text, cell.x0, cell.x1, longest);
+  for (let longest = 1; longest < words && !parts; longest++) parts = splitLabels(cell.text, cell.x0, cell.x1, proportional, longest);
   if (!parts || parts.length < 2 || !parts.every((p) => MONEY_ROLES.has(p.role)) || new Set(parts.map((p) => p.role)).size < parts.length) return {};
   return { merged: parts };
 }
 
 /**
- * Greedy longest-label split of a run of words (labels of at most `longest` words), with
- * proportional x extents.
+ * Greedy longest-label split of a run of words (labels of at most `longest` words), with x
+ * extents estimated from the characters as tokensOf estimates them: their likely widths in a
+ * proportional font, evenly in a fixed-width one.
  */
-function splitLabels(text: string, x0: number, x1: number, longest = 4): Column[] | null {
+function splitLabels(text: string, x0: number, x1: number, proportional: boolean, longest = 4): Column[] | null {
   // A run of more words than a header has labels is text, not headings (checked before any cut).
   if (text.split(/\s+/).length > MAX_RUN_LABELS) return null;
   const pieces = labelWords(text);
   if (pieces.length < 2 || pieces.length > MAX_RUN_LABELS) return null;
-  const per = (x1 - x0) / text.length;
+  const offsets = proportional ? advanceOffsets(text) : undefined;
+  const per = (x1 - x0) / ((offsets ? offsets[text.length] : text.length) || 1);
+  const at = (k: number) => x0 + (offsets ? offsets[k]! : k) * per;
   const words = pieces.map((p) => p.w);
   const out: Column[] = [];
   let i = 0;
@@ -301,7 +305,7 @@ function splitLabels(text: string, x0: number, x1: number, longest = 4): Column[
       if (role) {
         const s = pieces[i]!.at;
         const e = pieces[i + n - 1]!.at + words[i + n - 1]!.length;
-        out.push({ role, label, x0: x0 + s * per, x1: x0 + e * per });
+        out.push({ role, label, x0: at(s), x1: at(e) });
         found = n;
         break;
       }

@@ -19,6 +19,8 @@ export interface Line {
   pageWidth: number;
   /** Sheet rows keep every cell apart; PDF lines are runs of positioned text. */
   source: "pdf" | "sheet";
+  /** The page is set in a fixed-width font (monospacePitch): a run's characters are evenly spaced. */
+  fixedWidth?: true;
   /** Baseline of the lowest line a date broken over lines reached before it was put back together (layout/stitch.ts). */
   bottom?: number;
   /** The date's last piece when the date ran over the page end: the row goes on at the top of that page. */
@@ -184,7 +186,9 @@ function buildLine(page: number, y: number, h: number, all: TextItem[], pageWidt
   joinSignedCurrency(cells, h);
   joinWeekday(cells, h);
   joinDateAndTime(cells, h);
-  return { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
+  const line: Line = { page, y, h, cells, text: cells.map((c) => c.text).join(" "), pageWidth, source: "pdf" };
+  if (pitch !== null) line.fixedWidth = true;
+  return line;
 }
 
 /**

@@ -1,14 +1,14 @@
-import type { Cell, Token } from "./cells.ts";
+import { type Cell, type Token, tokensOf } from "./cells.ts";
 
 /**
  * A run of words printed as one string (headings one word space apart in a fixed-width font, a
  * date's month run into the narration) cut before each word that starts at one of the given
- * edges. Words are placed by their own extents where the run keeps them (cells.ts), else by the
- * run's width per character: exact in a fixed-width font and close in another over a short run.
+ * edges. Words are placed by their own extents where the run keeps them (cells.ts), else as
+ * tokensOf places them: evenly in a fixed-width font, by likely character widths in another.
  * Answers the run alone when no word starts at an edge.
  */
-export function cutRun(u: Cell, edges: readonly number[], tol: number): Cell[] {
-  const words = runWords(u);
+export function cutRun(u: Cell, edges: readonly number[], tol: number, proportional = false): Cell[] {
+  const words = runWords(u, proportional);
   if (edges.length === 0 || words.length < 2) return [u];
   const out: Cell[] = [];
   let from = 0;
@@ -23,19 +23,15 @@ export function cutRun(u: Cell, edges: readonly number[], tol: number): Cell[] {
 }
 
 /** Where each word of a run after its first starts. */
-export function wordStartXs(u: Cell): number[] {
-  return runWords(u)
+export function wordStartXs(u: Cell, proportional = false): number[] {
+  return runWords(u, proportional)
     .slice(1)
     .map((w) => w.x0);
 }
 
-function runWords(u: Cell): Token[] {
+function runWords(u: Cell, proportional: boolean): Token[] {
   if (u.words && u.words.length > 1) return u.words;
-  const per = (u.x1 - u.x0) / u.text.length;
-  const out: Token[] = [];
-  const re = /\S+/g;
-  for (let m = re.exec(u.text); m; m = re.exec(u.text)) out.push({ text: m[0], x0: u.x0 + m.index * per, x1: u.x0 + (m.index + m[0].length) * per });
-  return out;
+  return tokensOf(u.text, u.x0, u.x1, proportional);
 }
 
 function runPart(u: Cell, words: Token[], first: boolean, last = false): Cell {
