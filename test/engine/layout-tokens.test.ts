@@ -79,6 +79,9 @@ describe("cutAtColumnEdges", () => {
     expect(cutAtColumnEdges(run([{ text: "Successful", x0: 206, x1: 250 }], true), columns).cells.map((c) => c.text)).toEqual(["TRANSFER BALOGUN", "Successful"]);
     // Measured there, it is a word of the narration that runs on.
     expect(cutAtColumnEdges(run([{ text: "Successful", x0: 206, x1: 250 }], false), columns).cells).toHaveLength(1);
+    // Measured, after a gap wider than a word space and mostly past the edge: the column's first word.
+    const gapped = line([{ text: "TRANSFER", x0: 70, x1: 110 }, { text: "BALOGUN", x0: 113, x1: 190 }, { text: "Successful", x0: 206, x1: 250 }]);
+    expect(cutAtColumnEdges(gapped, columns).cells.map((c) => c.text)).toEqual(["TRANSFER BALOGUN", "Successful"]);
     // Mostly before the edge (a narration's last word ending there): not cut.
     expect(cutAtColumnEdges(run([{ text: "Lagos", x0: 196, x1: 212 }], true), columns).cells).toHaveLength(1);
   });

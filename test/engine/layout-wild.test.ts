@@ -75,6 +75,18 @@ describe("heading vocabulary of wide exports", () => {
     // The cut falls between the two words, in proportion to their characters.
     expect(cols[2]!.x1).toBeCloseTo(cols[3]!.x0, 5);
   });
+
+  test("a run of two money headings and a text one (`Outflow Running Balance Particulars`) is read as the three, pending the figures under it", () => {
+    const lines = pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, "Outflow Running Balance Particulars"]]]));
+    const run = headerColumns(lines[0]!)![2]!;
+    expect(run.merged?.map((c) => [c.role, c.label])).toEqual([
+      ["debit", "Outflow"],
+      ["balance", "Running Balance"],
+      ["narration", "Particulars"],
+    ]);
+    // One money heading and a text one are one heading's words, not a merged run.
+    expect(headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, "Running Balance Particulars"], [400, "Debit"]]]))[0]!)![2]!.merged).toBeUndefined();
+  });
 });
 
 describe("very wide tables", () => {

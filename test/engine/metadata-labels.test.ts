@@ -82,6 +82,18 @@ describe("colons, columns and rows", () => {
     expect(f).toMatchObject({ holder: "IFEOMA EZE", accountNumber: "2233445566", opening: 500000n, closing: 425075n });
   });
 
+  test("a value its narrow cell wrapped: the rest on the next line, under its start", () => {
+    const f = facts([
+      [60, [20, "Name"], [110, "ADEOLA JOHNSON"], [300, "Acct No"], [400, "0123456789"]],
+      [72, [20, "Period"], [110, "Thu, 01 Jan 2026 to Sat, 28 Feb"], [300, "Currency"], [400, "NGN"]],
+      [84, [110, "2026"]],
+    ]);
+    expect(f).toMatchObject({ holder: "ADEOLA JOHNSON", accountNumber: "0123456789" });
+    expect(period(f)).toEqual(["2026-01-01", "2026-02-28"]);
+    // Not under the value's start: no part of it.
+    expect(period(facts([[60, [20, "Period"], [110, "Thu, 01 Jan 2026 to Sat, 28 Feb"]], [72, [160, "2026"]]]))).toBeNull();
+  });
+
   test("values on the line below their labels", () => {
     const f = facts([
       [60, [20, "Customer Name"], [200, "Account Number"], [380, "Period"]],

@@ -660,8 +660,8 @@ describe("headings", () => {
   });
 
   test("a run cut before a word that lies mostly past a text column's edge after more than a word space", () => {
-    // "TRX1001" under Reference and "Shopping" under Tag, drawn as one string: "Shopping" starts
-    // ~3 points (under half a glyph height) before Tag's heading, ~2.5 glyph heights after "TRX1001".
+    // "TRX1001" under Reference and "Shopping" under Tag, drawn as one string with a wide gap: the
+    // engine places its words by estimate (Helvetica's widths), "Shopping" a point short of Tag's heading.
     const r = read([
       ...FACTS,
       OPENING,

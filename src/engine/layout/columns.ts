@@ -545,8 +545,9 @@ export function splitMergedHeadings(columns: Column[], body: Line[], first: read
     if (!merged) return [c];
     const again = first ? cutAsBefore(c, first, tol) : null;
     if (again) return again;
+    // As many columns of figures as the run names money headings (a text heading in it has none).
     const under = groups.filter((g) => Math.min(g.x1, c.x1) > Math.max(g.x0, c.x0));
-    return under.length >= merged.length ? merged : [c];
+    return under.length >= merged.filter((p) => MONEY.has(p.role)).length ? merged : [c];
   });
 }
 

@@ -269,7 +269,8 @@ function joinedLabelCut(w: string): number {
 
 /**
  * A run read as one money heading that is also two or more money headings of different roles, no
- * label taking the whole run: `{ merged }` with them, else nothing.
+ * label taking the whole run, perhaps with a text heading run into it (`Outflow Running Balance
+ * Particulars`, headings right-aligned in tight columns): `{ merged }` with them, else nothing.
  */
 function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null, proportional: boolean): Pick<Column, "merged"> {
   if (!strict || !MONEY_ROLES.has(strict)) return {};
@@ -277,7 +278,9 @@ function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null, proportional
   const words = labelWords(cell.text).length;
   let parts: Column[] | null = null;
   for (let longest = 1; longest < words && !parts; longest++) parts = splitLabels(cell.text, cell.x0, cell.x1, proportional, longest);
-  if (!parts || parts.length < 2 || !parts.every((p) => MONEY_ROLES.has(p.role)) || new Set(parts.map((p) => p.role)).size < parts.length) return {};
+  if (!parts || new Set(parts.map((p) => p.role)).size < parts.length) return {};
+  const money = parts.filter((p) => MONEY_ROLES.has(p.role));
+  if (money.length < 2 || !parts.every((p) => MONEY_ROLES.has(p.role) || TEXT_LABELS.has(p.role))) return {};
   return { merged: parts };
 }
 

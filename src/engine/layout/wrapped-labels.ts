@@ -2,7 +2,9 @@
  * An opening or closing line whose label wrapped in a narrow cell ("BEGINNING" / "BALANCE", centred
  * on its figure) leaves the label's words on text lines of their own, around the figure's line.
  * Read as continuations, they would join the next or previous transaction's narration; a run of
- * such lines that reads, whole, as nothing but a balance label is set apart instead.
+ * such lines that reads, whole, as nothing but a balance label is set apart instead, and so is a
+ * run that finishes the label its figure's line begins (`OPENING` beside the figure, `BALANCE`
+ * under it: cells aligned to the top).
  */
 import { type AmountLine, CONTINUATION_GAP, type Pending } from "./draft.ts";
 import { BALANCE_LABEL_ONLY } from "./labels.ts";
@@ -24,7 +26,14 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
     for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
       if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
       text = `${text} ${pendings[j]!.line.text}`.trim();
-      if (!BALANCE_LABEL_ONLY.test(text)) continue;
+      if (!BALANCE_LABEL_ONLY.test(text)) {
+        // The label's first words on its figure's own line (`OPENING` beside `25,000.00`, cells
+        // top-aligned), the rest on the lines right under it.
+        const start = labelOnLineAbove(amountLines, pendings[i]!.line);
+        if (start === undefined || !BALANCE_LABEL_ONLY.test(`${start} ${text}`)) continue;
+        for (let k = i; k <= j; k++) apart.add(k);
+        break;
+      }
       const figures = figuresBeside(amountLines, pendings[i]!.line, pendings[j]!.line);
       if (!figures && j === i) continue;
       if (figures) figures.text = `${text} ${figures.text}`;
@@ -41,6 +50,21 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
 function figuresBeside(amountLines: AmountLine[], first: Line, last: Line): AmountLine | undefined {
   const reach = CONTINUATION_GAP * Math.max(first.h, last.h);
   return amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
+}
+
+/** Roles of the figures an amount line holds; its other cells are its label. */
+const FIGURES = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
+
+/** The label words of the amount line right above `line` (not a whole label already), if any. */
+function labelOnLineAbove(amountLines: AmountLine[], line: Line): string | undefined {
+  const a = amountLines.find((x) => x.page === line.page && x.y !== undefined && x.y < line.y && line.y - x.y <= CONTINUATION_GAP * line.h);
+  if (!a) return undefined;
+  const label = Object.entries(a.cells)
+    .filter(([role, t]) => !FIGURES.has(role) && t !== undefined)
+    .map(([, t]) => t!.trim())
+    .join(" ")
+    .trim();
+  return label === "" || BALANCE_LABEL_ONLY.test(label) ? undefined : label;
 }
 
 const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);

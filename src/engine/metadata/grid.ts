@@ -76,6 +76,13 @@ export function readLabelledValues(all: Line[], every?: Map<Field, string[]>): M
         continue;
       }
       const label = cells.slice(ci, ci + labelSpan);
+      // A value wrapped in its cell: its last words on the next line, under its start.
+      const wrapped = valueCells.length > 0 ? wrappedValue(lines, li, valueCells[0]!, sameLine) : null;
+      if (wrapped !== null && acceptable(field, wrapped)) {
+        put(field, wrapped);
+        ci += labelSpan - 1 + valueCells.length;
+        continue;
+      }
       // A period whose end is printed on the next line, under its start.
       if (valueCells.length > 0 && (field === "period" || field === "periodStart") && openRange(sameLine)) {
         if (putRangeEnd(lines, li, valueCells[0]!, sameLine, put)) {
@@ -220,6 +227,23 @@ function putRangeEnd(lines: Line[], li: number, startCell: Cell, startText: stri
   const start = stripColon(startText).replace(/\s{0,20}(?:-|–|—|to:?|through|till|until)$/i, "");
   const endDate = end.replace(/^(?:-|–|—|to:?|through|till|until)\s{0,20}/i, "");
   return scanDate(endDate) !== null && put("period", `${start} - ${endDate}`);
+}
+
+/** A wrapped value's next line follows within this many glyph heights. */
+const WRAPPED_VALUE_BELOW = 1.8;
+
+/**
+ * A value its cell wrapped (`Thu, 01 Jan 2026 to Sat, 28 Feb` over `2026`, a facts table's narrow
+ * value column): the value with the run that starts the next line right under its first cell.
+ */
+function wrappedValue(lines: Line[], li: number, first: Cell, value: string): string | null {
+  const line = lines[li]!;
+  const below = lines[li + 1];
+  if (!below || below.page !== line.page || below.y - line.y > WRAPPED_VALUE_BELOW * Math.max(line.h, below.h)) return null;
+  const start = below.cells[0];
+  if (!start || Math.abs(start.x0 - first.x0) > WRAP_EDGE * line.h || labelField(start.text)) return null;
+  const rest = valueRun(below.cells, 0, runGap(below));
+  return rest.length === 0 ? null : `${value} ${rest.map((c) => c.text).join(" ")}`;
 }
 
 /** A label and value in one run: "Period: 30/06/2025 TO 28/02/2026", "Name TEST USER". */
