@@ -84,6 +84,13 @@ describe("heading vocabulary of wide exports", () => {
       ["balance", "Running Balance"],
       ["narration", "Particulars"],
     ]);
+    // An unused column's heading glued to a money heading with no space (`MediumAmount(₦)`), another after it.
+    const glued = headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Particulars"], [230, "MediumAmount(₦) Balance"]]]))[0]!)!;
+    expect(glued[2]!.merged?.map((c) => [c.role, c.label])).toEqual([
+      ["other", "Medium"],
+      ["amount", "Amount(₦)"],
+      ["balance", "Balance"],
+    ]);
     // One money heading and a text one are one heading's words, not a merged run.
     expect(headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, "Running Balance Particulars"], [400, "Debit"]]]))[0]!)![2]!.merged).toBeUndefined();
   });

@@ -79,7 +79,7 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["currency", /^(?:currency|ccy|curr)$/],
   // Whether the transaction went through (app histories list failed attempts too).
   ["status", /^(?:(?:transaction|trans|txn|payment) )?status$/],
-  ["other", /^(?:channel|branch|sn|s\/n|no|serial|category|beneficiary|counterparty|time|teller|initiator)$/],
+  ["other", /^(?:channel|medium|branch|sn|s\/n|no|serial|category|beneficiary|counterparty|time|teller|initiator)$/],
 ];
 
 /** Tried when no exact label matches: a role word anywhere in a short label ("Amount Withdrawn", "Details of Transaction"). */
@@ -269,8 +269,9 @@ function joinedLabelCut(w: string): number {
 
 /**
  * A run read as one money heading that is also two or more money headings of different roles, no
- * label taking the whole run, perhaps with a text heading run into it (`Outflow Running Balance
- * Particulars`, headings right-aligned in tight columns): `{ merged }` with them, else nothing.
+ * label taking the whole run, perhaps with other headings run into it (`Outflow Running Balance
+ * Particulars`, `MediumAmount(₦) Balance`: headings in tight columns): `{ merged }` with them, else
+ * nothing.
  */
 function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null, proportional: boolean): Pick<Column, "merged"> {
   if (!strict || !MONEY_ROLES.has(strict)) return {};
@@ -280,7 +281,7 @@ function mergedMoneyHeadings(cell: Cell, strict: ColumnRole | null, proportional
   for (let longest = 1; longest < words && !parts; longest++) parts = splitLabels(cell.text, cell.x0, cell.x1, proportional, longest);
   if (!parts || new Set(parts.map((p) => p.role)).size < parts.length) return {};
   const money = parts.filter((p) => MONEY_ROLES.has(p.role));
-  if (money.length < 2 || !parts.every((p) => MONEY_ROLES.has(p.role) || TEXT_LABELS.has(p.role))) return {};
+  if (money.length < 2) return {};
   return { merged: parts };
 }
 
