@@ -545,7 +545,7 @@ export function splitMergedHeadings(columns: Column[], body: Line[], first: read
     if (!merged) return [c];
     const again = first ? cutAsBefore(c, first, tol) : null;
     if (again) return again;
-    // As many columns of figures as the run names money headings (a text heading in it has none).
+    // As many columns of figures as the run names money headings (its other headings have none).
     const under = groups.filter((g) => Math.min(g.x1, c.x1) > Math.max(g.x0, c.x0));
     return under.length >= merged.filter((p) => MONEY.has(p.role)).length ? merged : [c];
   });
