@@ -295,9 +295,16 @@ function splitLabels(text: string, x0: number, x1: number, proportional: boolean
   if (text.split(/\s+/).length > MAX_RUN_LABELS) return null;
   const pieces = labelWords(text);
   if (pieces.length < 2 || pieces.length > MAX_RUN_LABELS) return null;
-  const offsets = proportional ? advanceOffsets(text) : undefined;
-  const per = (x1 - x0) / ((offsets ? offsets[text.length] : text.length) || 1);
-  const at = (k: number) => x0 + (offsets ? offsets[k]! : k) * per;
+  // Character offsets, worked out only once a label is found: most runs tried are no headings.
+  let offsets: Float64Array | undefined;
+  let per: number | undefined;
+  const at = (k: number) => {
+    if (per === undefined) {
+      offsets = proportional ? advanceOffsets(text) : undefined;
+      per = (x1 - x0) / ((offsets ? offsets[text.length] : text.length) || 1);
+    }
+    return x0 + (offsets ? offsets[k]! : k) * per;
+  };
   const words = pieces.map((p) => p.w);
   const out: Column[] = [];
   let i = 0;

@@ -7,6 +7,8 @@
  * under it: cells aligned to the top).
  */
 import { type AmountLine, CONTINUATION_GAP, type Pending } from "./draft.ts";
+import { MONEY } from "./columns.ts";
+import type { ColumnRole } from "./header.ts";
 import { BALANCE_LABEL_ONLY } from "./labels.ts";
 import type { Line } from "./lines.ts";
 
@@ -20,21 +22,31 @@ const MAX_LABEL_LINES = 3;
  * or below it, as a centred cell whose figure wrapped prints them).
  */
 export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amountLines: AmountLine[]): Pending[] {
+  // Each pending line looks only at its own page's amount lines: one pass over them, not one per line.
+  const byPage = new Map<number, AmountLine[]>();
+  for (const a of amountLines) {
+    if (a.page === undefined || a.y === undefined) continue;
+    const list = byPage.get(a.page);
+    if (list) list.push(a);
+    else byPage.set(a.page, [a]);
+  }
   const apart = new Set<number>();
   for (let i = 0; i < pendings.length; i++) {
+    const onPage = byPage.get(pendings[i]!.line.page) ?? [];
+    // The label's first words on its figure's own line (`OPENING` beside `25,000.00`, cells
+    // top-aligned), the rest on the lines right under it.
+    let start: string | undefined | null = null;
     let text = "";
     for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
       if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
       text = `${text} ${pendings[j]!.line.text}`.trim();
       if (!BALANCE_LABEL_ONLY.test(text)) {
-        // The label's first words on its figure's own line (`OPENING` beside `25,000.00`, cells
-        // top-aligned), the rest on the lines right under it.
-        const start = labelOnLineAbove(amountLines, pendings[i]!.line);
+        if (start === null) start = labelOnLineAbove(onPage, pendings[i]!.line);
         if (start === undefined || !BALANCE_LABEL_ONLY.test(`${start} ${text}`)) continue;
         for (let k = i; k <= j; k++) apart.add(k);
         break;
       }
-      const figures = figuresBeside(amountLines, pendings[i]!.line, pendings[j]!.line);
+      const figures = figuresBeside(onPage, pendings[i]!.line, pendings[j]!.line);
       if (!figures && j === i) continue;
       if (figures) figures.text = `${text} ${figures.text}`;
       for (let k = i; k <= j; k++) apart.add(k);
@@ -46,21 +58,18 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
   return pendings.filter((_, k) => !apart.has(k));
 }
 
-/** The amount line printed between a label's first and last lines, or right beside them. */
-function figuresBeside(amountLines: AmountLine[], first: Line, last: Line): AmountLine | undefined {
+/** The amount line (of the label's page) printed between a label's first and last lines, or right beside them. */
+function figuresBeside(onPage: AmountLine[], first: Line, last: Line): AmountLine | undefined {
   const reach = CONTINUATION_GAP * Math.max(first.h, last.h);
-  return amountLines.find((a) => a.page === first.page && a.y !== undefined && a.y >= first.y - reach && a.y <= last.y + reach);
+  return onPage.find((a) => a.y! >= first.y - reach && a.y! <= last.y + reach);
 }
 
-/** Roles of the figures an amount line holds; its other cells are its label. */
-const FIGURES = new Set(["debit", "credit", "amount", "balance", "balance_before", "extra_amount"]);
-
-/** The label words of the amount line right above `line` (not a whole label already), if any. */
-function labelOnLineAbove(amountLines: AmountLine[], line: Line): string | undefined {
-  const a = amountLines.find((x) => x.page === line.page && x.y !== undefined && x.y < line.y && line.y - x.y <= CONTINUATION_GAP * line.h);
+/** The label words of the amount line (of `line`'s page) right above `line`, not a whole label already, if any. */
+function labelOnLineAbove(onPage: AmountLine[], line: Line): string | undefined {
+  const a = onPage.find((x) => x.y! < line.y && line.y - x.y! <= CONTINUATION_GAP * line.h);
   if (!a) return undefined;
   const label = Object.entries(a.cells)
-    .filter(([role, t]) => !FIGURES.has(role) && t !== undefined)
+    .filter(([role, t]) => !MONEY.has(role as ColumnRole) && t !== undefined)
     .map(([, t]) => t!.trim())
     .join(" ")
     .trim();

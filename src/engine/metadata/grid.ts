@@ -17,7 +17,7 @@ const VALUE_RUN_GAP = 2;
 const VALUE_BELOW = 3.6;
 /** A value in a right-hand column may sit this many glyph heights off the label's baseline. */
 const VALUE_BESIDE_SHIFT = 0.9;
-/** The second half of a label wrapped in a narrow box cell starts within this share of the glyph height of the first. */
+/** The second half of a label (or value) wrapped in a narrow box cell starts within this share of the glyph height of the first. */
 const WRAP_EDGE = 0.6;
 /** ... on a line at most this many glyph heights below. */
 const WRAP_BELOW = 1.8;
@@ -229,9 +229,6 @@ function putRangeEnd(lines: Line[], li: number, startCell: Cell, startText: stri
   return scanDate(endDate) !== null && put("period", `${start} - ${endDate}`);
 }
 
-/** A wrapped value's next line follows within this many glyph heights. */
-const WRAPPED_VALUE_BELOW = 1.8;
-
 /**
  * A value its cell wrapped (`Thu, 01 Jan 2026 to Sat, 28 Feb` over `2026`, a facts table's narrow
  * value column): the value with the run that starts the next line right under its first cell.
@@ -239,7 +236,7 @@ const WRAPPED_VALUE_BELOW = 1.8;
 function wrappedValue(lines: Line[], li: number, first: Cell, value: string): string | null {
   const line = lines[li]!;
   const below = lines[li + 1];
-  if (!below || below.page !== line.page || below.y - line.y > WRAPPED_VALUE_BELOW * Math.max(line.h, below.h)) return null;
+  if (!below || below.page !== line.page || below.y - line.y > WRAP_BELOW * Math.max(line.h, below.h)) return null;
   const start = below.cells[0];
   if (!start || Math.abs(start.x0 - first.x0) > WRAP_EDGE * line.h || labelField(start.text)) return null;
   const rest = valueRun(below.cells, 0, runGap(below));
