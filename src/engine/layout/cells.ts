@@ -95,7 +95,7 @@ export function splitTyped(tokens: Token[]): Cell[] {
       const span = tokens.slice(i, i + n);
       const text = span.map((t) => t.text).join(" ");
       // A lone number token is not a date unless it is written as one (03/01/2024).
-      if (scanDate(text) || (n <= 2 && scanPartialDate(text))) {
+      if (scanDate(text) || (n <= 2 && scanPartialDate(text) && !fullDateAt(tokens, i + 1))) {
         out.push({ text, x0: span[0]!.x0, x1: span[n - 1]!.x1, kind: "date" });
         taken = n;
         break;
@@ -154,6 +154,19 @@ export function splitTyped(tokens: Token[]): Cell[] {
     }
   }
   return out;
+}
+
+/**
+ * A whole date (with its year) starts at token `i`: a day and month read from the token before it
+ * are then a number beside the date (`10 Jan 5, 2026`, a serial number one space before a
+ * month-first date in a fixed-width report), not a date without a year.
+ */
+function fullDateAt(tokens: Token[], i: number): boolean {
+  if (i >= tokens.length || !DATE_START.test(tokens[i]!.text)) return false;
+  for (let n = Math.min(MAX_DATE_TOKENS, tokens.length - i); n >= 1; n--) {
+    if (scanDate(tokens.slice(i, i + n).map((t) => t.text).join(" "))) return true;
+  }
+  return false;
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;

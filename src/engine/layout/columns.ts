@@ -1,5 +1,5 @@
 import { isWrappedDatePart } from "../dates.ts";
-import { isCurrencyMark, isSignedCurrencyMark } from "../money.ts";
+import { isCurrencyMark, isEmptyAmount, isSignedCurrencyMark } from "../money.ts";
 import { cellKind, type Cell, type CellKind, type Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
 import { type Column, type ColumnRole, labelRole } from "./header.ts";
@@ -100,6 +100,17 @@ function distanceCost(cell: Cell, col: Column, width: number): number {
   return 0.5 + (gap / width) * 100;
 }
 
+/** Per header (the scan assigns every line of a table against one columns array). */
+const timedDates = new WeakMap<Column[], boolean>();
+function holdsTimeInDate(columns: Column[]): boolean {
+  let known = timedDates.get(columns);
+  if (known === undefined) {
+    known = columns.some((c) => c.role === "date" && /\btime\b/i.test(c.label)) && !columns.some((c) => c.role === "time");
+    timedDates.set(columns, known);
+  }
+  return known;
+}
+
 export interface Assigned {
   /** Cells per column index, in x order. */
   byColumn: Cell[][];
@@ -143,6 +154,9 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
   let cur = states;
   cost.fill(Infinity, prev, prev + states);
   cost[prev] = 0;
+  // A date heading that names a time (`Transaction Date Time`) with no time column beside it holds
+  // the row's time too, though printed as a cell of its own a few spaces after the date.
+  const timedDate = holdsTimeInDate(columns);
   for (let i = 0; i < n; i++) {
     const cell = line.cells[i]!;
     const bk = i * states;
@@ -173,7 +187,7 @@ export function assignCells(line: Line, columns: Column[], distanceWeight = 1): 
       if (own >= FORBIDDEN) continue;
       const total = own + distanceWeight * distanceCost(cell, col, width);
       // From states whose last column is left of j, or j itself when it may hold several cells.
-      const maxState = SINGLE.has(col.role) ? j : j + 1;
+      const maxState = SINGLE.has(col.role) && !(timedDate && cell.kind === "time" && col.role === "date") ? j : j + 1;
       const arg = lowestAt[maxState]!;
       const best = arg >= 0 ? cost[prev + arg]! : Infinity;
       if (arg >= 0 && best + total < cost[cur + j + 1]!) {
@@ -587,7 +601,8 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
       // RUN_ESTIMATE tolerances of it start there, when no other word of the run (nor its start)
       // is nearer, and only a cell reaching further both ways crosses it.
       const near = (u: Cell) => Math.abs(u.x0 - x) <= RUN_ESTIMATE * tol && [run.x0, ...starts].every((w) => w === x || Math.abs(u.x0 - x) <= Math.abs(u.x0 - w));
-      const starting = inside.filter((u) => u.kind === "text" && near(u)).length;
+      // Times count as words (`Transaction Date Time` over a date and a time cell apart).
+      const starting = inside.filter((u) => (u.kind === "text" || u.kind === "time") && near(u)).length;
       // A body cell may run across the point only where it is itself two cells one word space apart.
       const across = inside.filter((u) => u.x0 < x - RUN_ESTIMATE * tol && u.x1 > x + RUN_ESTIMATE * tol && !wordStartXs(u).some((w) => Math.abs(w - x) <= tol));
       return starting >= RUN_EDGE_CELLS && across.length === 0;
@@ -604,9 +619,13 @@ export function splitRunTogetherHeadings(columns: Column[], body: Line[], first:
 /** A narration column so called only because no heading named one (header.ts adoptNarration). */
 const adopted = (c: Column): boolean => c.role === "narration" && labelRole(c.label) === null;
 
-/** The first header's columns that a run of this header starts at and spells out, in order, or null. */
+/**
+ * The first header's columns that a run of this header starts in and spells out, in order, or
+ * null. The run starts where the first header's heading did, or inside that column's band: the
+ * band may have been widened to the left over figures wider than their heading.
+ */
 function cutAsBefore(c: Column, first: readonly Column[], tol: number): Column[] | null {
-  const k = first.findIndex((f) => Math.abs(f.x0 - c.x0) <= tol && c.label.startsWith(`${f.label} `));
+  const k = first.findIndex((f) => c.x0 >= f.x0 - tol && c.x0 <= Math.max(f.x0 + tol, Math.min(f.x1, c.x1)) && c.label.startsWith(`${f.label} `));
   if (k < 0) return null;
   let label = first[k]!.label;
   for (let n = k + 1; n < first.length; n++) {
@@ -699,9 +718,16 @@ const EDGE_TOLERANCE = 0.3;
  */
 export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
   const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr" || c.role === "currency")).map((c) => c.x0);
-  if (edges.length === 0 || line.source === "sheet") return line;
+  // Placeholders stand on a row's line of figures: on a line of text alone a `-` is the text's.
+  const moneyEdges = line.cells.some((c) => c.kind === "money") ? columns.filter((c, j) => j > 0 && MONEY.has(c.role)).map((c) => c.x0) : [];
+  if ((edges.length === 0 && moneyEdges.length === 0) || line.source === "sheet") return line;
+  // A word is cut off where it starts a text column, or where a placeholder for no amount (`-`)
+  // ending the cell starts a money column on a line of figures: a left-aligned empty debit printed
+  // one space after a reference that fills its cell.
+  const cuts = (start: number, prev: Token, w: Token, last: boolean) =>
+    cutsBefore(start, prev, w, edges, line.h) || (last && isEmptyAmount(w.text) && startsPast(start, w, moneyEdges, line.h));
   // Nearly every line has nothing to cut: it is answered before any cell is rebuilt.
-  if (!line.cells.some((cell) => crossesEdge(cell, edges, line.h))) return line;
+  if (!line.cells.some((cell) => crossesEdge(cell, cuts))) return line;
   let changed = false;
   const cells: Cell[] = [];
   for (const cell of line.cells) {
@@ -713,12 +739,14 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
     let piece: typeof words = [words[0]!];
     const flush = () => {
       const text = piece.map((w) => w.text).join(" ");
-      // A piece cut off at a Type column's edge may be its DR/CR marker, typed as one.
-      cells.push({ text, x0: piece[0]!.x0, x1: piece[piece.length - 1]!.x1, kind: cellKind(text) === "drcr" ? "drcr" : "text", words: piece });
+      // A piece cut off at a Type column's edge may be its DR/CR marker, typed as one (and a
+      // money column's placeholder as no amount).
+      const kind = cellKind(text);
+      cells.push({ text, x0: piece[0]!.x0, x1: piece[piece.length - 1]!.x1, kind: kind === "drcr" || kind === "empty" ? kind : "text", words: piece });
     };
     for (let k = 1; k < words.length; k++) {
       const w = words[k]!;
-      if (cutsBefore(piece[0]!.x0, words[k - 1]!, w, edges, line.h)) {
+      if (cuts(piece[0]!.x0, words[k - 1]!, w, k === words.length - 1)) {
         flush();
         piece = [w];
         changed = true;
@@ -730,11 +758,17 @@ export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
 }
 
 /** Some word of a text cell after its first starts a column its first word is before (the cut test above). */
-function crossesEdge(cell: Cell, edges: number[], h: number): boolean {
+function crossesEdge(cell: Cell, cuts: (start: number, prev: Token, w: Token, last: boolean) => boolean): boolean {
   const words = cell.words;
   if (cell.kind !== "text" || !words || words.length < 2) return false;
-  for (let k = 1; k < words.length; k++) if (cutsBefore(words[0]!.x0, words[k - 1]!, words[k]!, edges, h)) return true;
+  for (let k = 1; k < words.length; k++) if (cuts(words[0]!.x0, words[k - 1]!, words[k]!, k === words.length - 1)) return true;
   return false;
+}
+
+/** A word starts at or past an edge its run starts before (no leeway for estimated places). */
+function startsPast(start: number, w: Token, edges: number[], h: number): boolean {
+  const tol = EDGE_TOLERANCE * h;
+  return edges.some((e) => start < e - tol && w.x0 >= e - tol);
 }
 
 /** A gap between two words wider than this share of the glyph height is more than a word space (~0.25). */

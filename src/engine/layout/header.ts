@@ -1,4 +1,4 @@
-import type { Line } from "./lines.ts";
+import { isRuleLine, type Line } from "./lines.ts";
 import type { Cell } from "./cells.ts";
 import { advanceOffsets } from "./advance.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
@@ -79,7 +79,7 @@ const VOCABULARY: [ColumnRole, RegExp][] = [
   ["currency", /^(?:currency|ccy|curr)$/],
   // Whether the transaction went through (app histories list failed attempts too).
   ["status", /^(?:(?:transaction|trans|txn|payment) )?status$/],
-  ["other", /^(?:channel|medium|branch|sn|s\/n|no|serial|category|beneficiary|counterparty|time|teller|initiator)$/],
+  ["other", /^(?:channel|medium|branch|sn|s\/n|no|serial|category|type of transaction|beneficiary|counterparty|time|teller|initiator)$/],
 ];
 
 /** Tried when no exact label matches: a role word anywhere in a short label ("Amount Withdrawn", "Details of Transaction"). */
@@ -104,18 +104,59 @@ export function labelRole(text: string, strict = false): ColumnRole | null {
   if (role || !n.includes("/")) return role;
   // "Description/Narration", "Ref/Cheque No": the first alternative that names a role. Every
   // alternative must name one: `Channel Dr/Cr` is two headings printed as one run, not one.
-  const roles = n.split("/").map((part) => roleOf(part.trim(), strict));
+  // An alternative is a short name (`Cheque No`); a longer one is headings run together after a
+  // slash inside one of them (`Dr/Cr Ledger Balance Remarks`).
+  const parts = n.split("/").map((part) => part.trim());
+  if (parts.some((part) => part.split(" ").length > MAX_ALTERNATIVE_WORDS)) return null;
+  const roles = parts.map((part) => roleOf(part, strict));
+  // Whole-label reading (splitting runs): two names of one column agree on its role; `DR/CR
+  // Amount` is a marker heading and an amount heading printed as one run.
+  if (strict && roles.some((r) => r !== roles[0])) return null;
   return roles.every((r) => r !== null) ? roles[0]! : null;
 }
 
+/** Words one alternative of a slashed label may have (`Ref/Cheque Number`, `Narration/Transaction Details`). */
+const MAX_ALTERNATIVE_WORDS = 2;
+
 function roleOf(n: string, strict: boolean): ColumnRole | null {
-  for (const [role, re] of VOCABULARY) if (re.test(n)) return role;
+  for (const [role, re] of VOCABULARY) {
+    if (!re.test(n)) continue;
+    return role === "balance" && strict && balanceBesideTextHeading(n.split(" ")) ? null : role;
+  }
   if (strict || n.split(" ").length > 4) return null;
   for (const [role, re] of LENIENT) if (re.test(n)) return role;
   return null;
 }
 
 const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance", "balance_before"]);
+/** Headings that may stand beside a balance heading in one run of words: text columns' and dates'. */
+const BESIDE_BALANCE = new Set<ColumnRole>(["narration", "reference", "date", "value_date", "status", "currency", "other"]);
+
+/**
+ * The balance pattern finds `balance` anywhere in a label, so a balance heading run together with
+ * a text heading one space away (a fixed-width report's `Transaction Description Available
+ * Balance`, `Ledger Balance Remarks`) read as one balance heading. Whole words (normalised) before
+ * or after the balance word that are a heading of their own, a text column's or a date's, make
+ * the run two headings, and so does a DR/CR heading before it (`Dr/Cr Ledger Balance`); after it
+ * (`Balance DR/CR`) it may name the balance's own marker. A money word beside it (`Balance
+ * Amount`, `Debit Balance`) keeps the one label here: runs of money headings are split by the
+ * figures under them (mergedMoneyHeadings).
+ */
+function balanceBesideTextHeading(words: string[]): boolean {
+  const at = words.findIndex((w) => /^bal(?:ance)?$/.test(w));
+  if (at < 0 || words.length < 2) return false;
+  let beside = false;
+  for (const [side, before] of [[words.slice(0, at), true], [words.slice(at + 1), false]] as const) {
+    for (let i = 0; i < side.length; i++) {
+      for (let j = i + 1; j <= side.length; j++) {
+        const role = roleOf(side.slice(i, j).join(" "), true);
+        if (role && MONEY_ROLES.has(role)) return false;
+        if (role && (BESIDE_BALANCE.has(role) || (before && role === "drcr"))) beside = true;
+      }
+    }
+  }
+  return beside;
+}
 const MOVEMENT_ROLES = new Set<ColumnRole>(["debit", "credit", "amount"]);
 
 /** A header must name at least this many columns, one of them a date and one an amount. */
@@ -137,7 +178,9 @@ export function headerColumns(line: Line): Column[] | null {
     // word belongs to some exact label; otherwise read the run as one label.
     const strict = labelRole(cell.text, true);
     const split = strict ? null : splitLabels(cell.text, cell.x0, cell.x1, !line.fixedWidth);
-    if (split && split.length > 1) columns.push(...split);
+    // A label of the split may itself be money headings run together (`Category DR/CR
+    // Transaction Amount Closing Balance`), read as the whole run's would be.
+    if (split && split.length > 1) columns.push(...split.map((c) => ({ ...c, ...mergedMoneyHeadings({ ...cell, text: c.label, x0: c.x0, x1: c.x1 }, labelRole(c.label, true), !line.fixedWidth) })));
     else if (role) columns.push({ role, label: cell.text, x0: cell.x0, x1: cell.x1, ...mergedMoneyHeadings(cell, strict, !line.fixedWidth) });
     else columns.push({ role: "other", label: cell.text, x0: cell.x0, x1: cell.x1 });
   }
@@ -189,7 +232,9 @@ function dedupeRoles(columns: Column[]): Column[] {
   return out;
 }
 
-function isHeader(columns: Column[]): boolean {
+function isHeader(runs: Column[]): boolean {
+  // A run of headings read as one (`Amount(₦) Running Balance Details`) counts as the headings it holds.
+  const columns = runs.flatMap((c) => c.merged ?? [c]);
   const known = columns.filter((c) => c.role !== "other" || labelRole(c.label) === "other");
   // A time column alone keys a table whose days head their rows (layout/day-headings.ts).
   const hasDate = columns.some((c) => c.role === "date" || c.role === "value_date" || c.role === "time");
@@ -306,25 +351,47 @@ function splitLabels(text: string, x0: number, x1: number, proportional: boolean
     return x0 + (offsets ? offsets[k]! : k) * per;
   };
   const words = pieces.map((p) => p.w);
-  const out: Column[] = [];
-  let i = 0;
-  while (i < words.length) {
-    let found = 0;
+  // The reading with the fewest labels (the longest label first among equals), a balance label
+  // holding words that do not qualify a balance counting half a label more (see `balanceTail`).
+  const best = new Float64Array(words.length + 1);
+  const take = new Int32Array(words.length);
+  const roles: (ColumnRole | null)[] = [];
+  for (let i = words.length - 1; i >= 0; i--) {
+    best[i] = Infinity;
     for (let n = Math.min(longest, words.length - i); n >= 1; n--) {
       const label = words.slice(i, i + n).join(" ");
       const role = labelRole(label, true);
-      if (role) {
-        const s = pieces[i]!.at;
-        const e = pieces[i + n - 1]!.at + words[i + n - 1]!.length;
-        out.push({ role, label, x0: at(s), x1: at(e) });
-        found = n;
-        break;
+      if (!role) continue;
+      const cost = 1 + (role === "balance" ? balanceTail(label) : 0) + best[i + n]!;
+      if (cost < best[i]!) {
+        best[i] = cost;
+        take[i] = n;
+        roles[i] = role;
       }
     }
-    if (found === 0) return null;
-    i += found;
+  }
+  if (best[0] === Infinity) return null;
+  const out: Column[] = [];
+  for (let i = 0; i < words.length; i += take[i]!) {
+    const n = take[i]!;
+    const e = pieces[i + n - 1]!.at + words[i + n - 1]!.length;
+    out.push({ role: roles[i]!, label: words.slice(i, i + n).join(" "), x0: at(pieces[i]!.at), x1: at(e) });
   }
   return out;
+}
+
+/** Words that may follow `balance` in one balance heading (`Balance After`, `Balance B/F`, `Bal. Amount`). */
+const BALANCE_TAIL = /^(?:after|before|amount|amt|cr|dr|dr\/cr|cr\/dr|b\/f|c\/f|bf|cf|brought|carried|forward|due)$/;
+
+/**
+ * Half a label for each word after the balance word that does not qualify a balance: the balance
+ * pattern matches `balance` anywhere, so `Ledger Balance Transaction` reads as one label, and
+ * `Ledger Balance` + `Transaction Description` must read better than it + `Description`.
+ */
+function balanceTail(label: string): number {
+  const words = normaliseLabel(label).split(" ");
+  const at = words.findIndex((w) => /^bal(?:ance)?$/.test(w));
+  return at < 0 ? 0 : words.slice(at + 1).filter((w) => !BALANCE_TAIL.test(w)).length / 2;
 }
 
 /** Lines closer than this many glyph heights may form a two-line header. */
@@ -373,7 +440,7 @@ function findHeaderAt(lines: Line[], i: number): Header | null {
   let stacked = line;
   for (let n = 2; n <= MAX_HEADER_LINES; n++) {
     const next = lines[i + n - 1];
-    if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0) break;
+    if (!next || dataLike(next) || holdsValues(next) || next.page !== line.page || next.cells.length === 0 || isRuleLine(next)) break;
     const gap = (next.y - line.y) / Math.max(line.h, next.h);
     if (gap > TWO_LINE_HEADER_GAP && !(gap <= SPACED_HEADER_GAP && (stacksOn(next, stacked) || stacksOn(stacked, next)))) break;
     if (topOfFirstRow(lines, i + n - 1)) break;

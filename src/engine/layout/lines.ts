@@ -27,6 +27,12 @@ export interface Line {
   continuedOn?: { page: number; y: number };
 }
 
+/**
+ * A line of rules drawn in characters (`-----  ------`, `=====`), as a text report underlines its
+ * headings, one rule across the page or one under each heading: no heading's line, no row's text.
+ */
+export const isRuleLine = (line: Line): boolean => line.cells.length > 0 && line.cells.every((c) => /^(?:[-=_~]{3,} ?)+$/.test(c.text));
+
 /** Two items share a line when their baselines differ by less than this share of the glyph height. */
 const BASELINE_TOLERANCE = 0.35;
 /** Items closer than this share of the glyph height are one run of text (a normal space is ~0.25). */

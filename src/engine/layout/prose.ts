@@ -29,6 +29,7 @@ const PROSE_LEADING = 1.6;
  */
 export function proseAcross(columns: readonly Column[], line: Line): boolean {
   const { cells, h } = line;
+  if (rowShaped(columns, cells)) return false;
   // One run of words from the table's first column on: no gap wider than a loose word space
   // (a row's cells stand a column gap apart somewhere; a narration run on over an empty column is
   // still set apart from the row's date or reference).
@@ -44,6 +45,27 @@ export function proseAcross(columns: readonly Column[], line: Line): boolean {
     const touched = columns.filter((col) => Math.min(c.x1, col.x1) > Math.max(c.x0, col.x0));
     return touched.length >= 2 && touched.some((col) => col.x1 > col.x0 && c.x0 <= col.x0 && c.x1 >= col.x1);
   });
+}
+
+/** Columns a row prints its figures in. */
+const FIGURE_ROLES: ReadonlySet<string> = new Set(["debit", "credit", "amount", "balance"]);
+
+/**
+ * A line that opens with a date under the date column and has figures under two columns of
+ * figures is a row, however tight its cells: a fixed-width report sets every cell one space after
+ * the one before, so a full narration and its reference make one run of words across two columns.
+ */
+function rowShaped(columns: readonly Column[], cells: readonly Cell[]): boolean {
+  const first = cells[0];
+  const date = columns.find((c) => c.role === "date");
+  if (!first || first.kind !== "date" || !date || first.x0 > date.x1 || first.x1 < date.x0) return false;
+  const under = new Set<Column>();
+  for (const c of cells) {
+    if (c.kind !== "money") continue;
+    const col = columns.find((k) => FIGURE_ROLES.has(k.role) && Math.min(c.x1, k.x1) > Math.max(c.x0, k.x0));
+    if (col) under.add(col);
+  }
+  return under.size >= 2;
 }
 
 /** Words of two letters or more in a text cell (none in a cell of figures, dates or dashes). */

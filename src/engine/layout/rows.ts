@@ -11,7 +11,7 @@ import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
 import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
-import type { Line } from "./lines.ts";
+import { isRuleLine, type Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
 import { moveStrayDates, recoverSerialDates, splitRunTogetherReference, textsByRole, withinBands } from "./repairs.ts";
 
@@ -465,7 +465,7 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   // Nor is a bare number at the top of a page, inside the table's columns, that is not the page's
   // number: the end of a reference cut by the page break ("...858531" / "6").
   const cutEnd = BARE_NUMBER.test(line.text.trim()) && Number(line.text.trim()) !== line.page && st.rows.length === st.pageFirstRow && st.rows.length > 0 && st.headerPage !== line.page;
-  if (PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow && !cutEnd) {
+  if ((PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow && !cutEnd) || isRuleLine(line)) {
     st.outside.push(line);
     return;
   }

@@ -35,14 +35,17 @@ export function setApartWrappedLabels(pendings: Pending[], outside: Line[], amou
     const onPage = byPage.get(pendings[i]!.line.page) ?? [];
     // The label's first words on its figure's own line (`OPENING` beside `25,000.00`, cells
     // top-aligned), the rest on the lines right under it.
-    let start: string | undefined | null = null;
+    let start: { label: string; line: AmountLine } | undefined | null = null;
     let text = "";
     for (let j = i; j < Math.min(pendings.length, i + MAX_LABEL_LINES); j++) {
       if (j > i && !adjacent(pendings[j - 1]!.line, pendings[j]!.line)) break;
       text = `${text} ${pendings[j]!.line.text}`.trim();
       if (!BALANCE_LABEL_ONLY.test(text)) {
         if (start === null) start = labelOnLineAbove(onPage, pendings[i]!.line);
-        if (start === undefined || !BALANCE_LABEL_ONLY.test(`${start} ${text}`)) continue;
+        if (start === undefined || !BALANCE_LABEL_ONLY.test(`${start.label} ${text}`)) continue;
+        // The figure's line reads with its whole label before it, as an unwrapped one does
+        // (`BEGINNING BALANCE` then the line's own `BEGINNING NGN 25,000.00`).
+        start.line.text = `${start.label} ${text} ${start.line.text}`;
         for (let k = i; k <= j; k++) apart.add(k);
         break;
       }
@@ -65,7 +68,7 @@ function figuresBeside(onPage: AmountLine[], first: Line, last: Line): AmountLin
 }
 
 /** The label words of the amount line (of `line`'s page) right above `line`, not a whole label already, if any. */
-function labelOnLineAbove(onPage: AmountLine[], line: Line): string | undefined {
+function labelOnLineAbove(onPage: AmountLine[], line: Line): { label: string; line: AmountLine } | undefined {
   const a = onPage.find((x) => x.y! < line.y && line.y - x.y! <= CONTINUATION_GAP * line.h);
   if (!a) return undefined;
   const label = Object.entries(a.cells)
@@ -73,7 +76,7 @@ function labelOnLineAbove(onPage: AmountLine[], line: Line): string | undefined 
     .map(([, t]) => t!.trim())
     .join(" ")
     .trim();
-  return label === "" || BALANCE_LABEL_ONLY.test(label) ? undefined : label;
+  return label === "" || BALANCE_LABEL_ONLY.test(label) ? undefined : { label, line: a };
 }
 
 const adjacent = (a: Line, b: Line) => a.page === b.page && b.y > a.y && b.y - a.y <= CONTINUATION_GAP * Math.max(a.h, b.h);
