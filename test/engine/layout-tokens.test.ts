@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { tokensOf } from "../../src/engine/layout/cells.ts";
+import { splitTyped, tokensOf } from "../../src/engine/layout/cells.ts";
 import { cutAtColumnEdges } from "../../src/engine/layout/columns.ts";
 import type { Column } from "../../src/engine/layout/header.ts";
 import type { Line } from "../../src/engine/layout/lines.ts";
@@ -84,5 +84,35 @@ describe("cutAtColumnEdges", () => {
     expect(cutAtColumnEdges(gapped, columns).cells.map((c) => c.text)).toEqual(["TRANSFER BALOGUN", "Successful"]);
     // Mostly before the edge (a narration's last word ending there): not cut.
     expect(cutAtColumnEdges(run([{ text: "Lagos", x0: 196, x1: 212 }], true), columns).cells).toHaveLength(1);
+  });
+});
+
+describe("a fixed-width report's cells one space apart", () => {
+  const line = (cells: Line["cells"]): Line => ({ page: 1, y: 100, h: 10, pageWidth: 600, source: "pdf", fixedWidth: true, text: cells.map((c) => c.text).join(" "), cells });
+  const columns: Column[] = [
+    { role: "date", label: "Date", x0: 10, x1: 60 },
+    { role: "reference", label: "Reference", x0: 66, x1: 150 },
+    { role: "debit", label: "Debit", x0: 156, x1: 200 },
+    { role: "balance", label: "Balance", x0: 206, x1: 260 },
+  ];
+  const run = (words: { text: string; x0: number; x1: number }[]) => ({ text: words.map((w) => w.text).join(" "), x0: words[0]!.x0, x1: words.at(-1)!.x1, kind: "text" as const, words });
+  const reference = { text: "TRX772887706756", x0: 66, x1: 150 };
+  const dash = { text: "-", x0: 156, x1: 162 };
+
+  test("a placeholder dash ending a run on a line of figures is cut off at its money column", () => {
+    const cut = cutAtColumnEdges(line([{ text: "03/01/26", x0: 10, x1: 58, kind: "date" }, run([reference, dash]), { text: "155,107.69", x0: 206, x1: 260, kind: "money" }]), columns);
+    expect(cut.cells.map((c) => [c.text, c.kind])).toEqual([["03/01/26", "date"], ["TRX772887706756", "text"], ["-", "empty"], ["155,107.69", "money"]]);
+  });
+
+  test("on a line of text alone (no figures) the dash is the text's", () => {
+    const cut = cutAtColumnEdges(line([run([reference, dash])]), columns);
+    expect(cut.cells.map((c) => c.text)).toEqual(["TRX772887706756 -"]);
+  });
+
+  test("a serial number before a month-first date is a number beside it, not the date's day", () => {
+    const cells = splitTyped(tokensOf("10 Jan 5, 2026", 36, 99));
+    expect(cells.map((c) => [c.text, c.kind])).toEqual([["10", "integer"], ["Jan 5, 2026", "date"]]);
+    // A day and month alone still read as a date without its year.
+    expect(splitTyped(tokensOf("10 Jan", 36, 63)).map((c) => c.kind)).toEqual(["date"]);
   });
 });

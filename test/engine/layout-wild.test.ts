@@ -91,8 +91,42 @@ describe("heading vocabulary of wide exports", () => {
       ["amount", "Amount(₦)"],
       ["balance", "Balance"],
     ]);
-    // One money heading and a text one are one heading's words, not a merged run.
-    expect(headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, "Running Balance Particulars"], [400, "Debit"]]]))[0]!)![2]!.merged).toBeUndefined();
+    // A balance heading run together with a text heading is the two, by their words alone: no
+    // second money heading to wait for figures for.
+    const balanceAndText = headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, "Running Balance Particulars"], [400, "Debit"]]]))[0]!)!;
+    expect(balanceAndText.map((c) => [c.role, c.label, c.merged])).toEqual([
+      ["date", "Date", undefined],
+      ["credit", "Credit", undefined],
+      ["balance", "Running Balance", undefined],
+      ["narration", "Particulars", undefined],
+      ["debit", "Debit", undefined],
+    ]);
+  });
+
+  test.each([
+    // A text heading before the balance one, and after it (a fixed-width report's headings one space apart).
+    ["Transaction Description Available Balance", [["narration", "Transaction Description"], ["balance", "Available Balance"]]],
+    ["Ledger Balance Remarks", [["balance", "Ledger Balance"], ["narration", "Remarks"]]],
+    // The reading with the fewest labels, `balance` not taking a word that qualifies no balance.
+    ["Ledger Balance Transaction Description", [["balance", "Ledger Balance"], ["narration", "Transaction Description"]]],
+    // A slash inside the first of the headings; a DR/CR heading before a balance is one of its own.
+    ["Dr/Cr Ledger Balance Remarks", [["drcr", "Dr/Cr"], ["balance", "Ledger Balance"], ["narration", "Remarks"]]],
+    // Slashed alternatives name one column only when they agree on its role.
+    ["DR/CR Amount(₦)", [["drcr", "DR/CR"], ["amount", "Amount(₦)"]]],
+    ["Type of Transaction Money Out", [["other", "Type of Transaction"], ["debit", "Money Out"]]],
+  ])("`%s` is read as its headings", (run, expected) => {
+    const cols = headerColumns(pageLines(page(1, [[100, [20, "Date"], [80, "Credit"], [150, run as string]]]))[0]!)!;
+    expect(cols.slice(2).map((c) => [c.role, c.label])).toEqual(expected as [string, string][]);
+  });
+
+  test.each([
+    ["Balance After", "balance"],
+    ["Balance Amount", "balance"],
+    ["Balance B/F", "balance_before"],
+    ["Ref/Cheque No", "reference"],
+    ["Description/Narration", "narration"],
+  ])("`%s` stays one heading (%s)", (label, role) => {
+    expect(labelRole(label as string, true)).toBe(role as never);
   });
 });
 

@@ -719,7 +719,8 @@ const EDGE_TOLERANCE = 0.3;
 export function cutAtColumnEdges(line: Line, columns: Column[]): Line {
   const edges = columns.filter((c, j) => j > 0 && (TEXTUAL.has(c.role) || c.role === "drcr" || c.role === "currency")).map((c) => c.x0);
   // Placeholders stand on a row's line of figures: on a line of text alone a `-` is the text's.
-  const moneyEdges = line.cells.some((c) => c.kind === "money") ? columns.filter((c, j) => j > 0 && MONEY.has(c.role)).map((c) => c.x0) : [];
+  const placeholderEnds = line.cells.some((c) => c.kind === "text" && c.words !== undefined && isEmptyAmount(c.words[c.words.length - 1]!.text));
+  const moneyEdges = placeholderEnds && line.cells.some((c) => c.kind === "money") ? columns.filter((c, j) => j > 0 && MONEY.has(c.role)).map((c) => c.x0) : [];
   if ((edges.length === 0 && moneyEdges.length === 0) || line.source === "sheet") return line;
   // A word is cut off where it starts a text column, or where a placeholder for no amount (`-`)
   // ending the cell starts a money column on a line of figures: a left-aligned empty debit printed

@@ -125,11 +125,13 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // Lines at the top of a page, before its first date line, in a document whose cells are
     // top-aligned: the end of the last row of the page before, split by the page break.
     const carry = b.lines[0]!.carryRow;
-    // On a page with no row of its own (the last page holds only the end of the last row), lines
-    // under its repeated headings can only be that end, whichever way the rows align; so can
-    // lines on a page without headings that hold words only where a row's text wraps, below no
-    // row at all (a date alone there is the page's own, a print date, not a row's end).
-    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (carry === rows.length - 1 && ((wrapsOnly(b, titles) && undated(b)) || timeLeftOver(b, rows[carry]!))));
+    // On a page with no row of its own (the last page holds only the end of the last row, or a
+    // page between two others the end of a row whose text ran over the page foot), lines under
+    // its repeated headings can only be that end, whichever way the rows align; so can lines on a
+    // page without headings that hold words only where a row's text wraps, below no row at all (a
+    // date alone there is the page's own, a print date, not a row's end).
+    const rowless = carry >= 0 && (carry === rows.length - 1 || rows[carry + 1]!.page !== b.lines[0]!.line.page);
+    const tailPage = b.next < 0 && (b.lines[0]!.underHeader === true || (rowless && ((wrapsOnly(b, titles) && undated(b)) || timeLeftOver(b, rows[carry]!))));
     // A row whose date ran over the page end goes on here, whichever way the rows align (unless
     // the centring already gave it its end).
     const dateRunsOn = carry >= 0 && b.carried === 0 && rows[carry]!.continuedOn?.page === b.lines[0]!.line.page;

@@ -90,7 +90,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 /** Measured items a page needs to be judged fixed-width by their agreement alone. */
 const MIN_PAGE_ITEMS = 20;
 /** Fewer, down to this many, when they agree on FIXED_WIDTH_PITCH. */
-const MIN_SHORT_PAGE_ITEMS = 8;
+const MIN_SHORT_PAGE_ITEMS = 5;
 /** The advance of Courier, Liberation Mono and DejaVu Sans Mono, as a share of the font size. */
 const FIXED_WIDTH_PITCH = 0.6;
 /** Share of measured items whose pitch must agree for the page to be fixed-width. */

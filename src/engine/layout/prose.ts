@@ -28,8 +28,11 @@ const PROSE_LEADING = 1.6;
  * row's text may run into the column beside it, never over it to the next.
  */
 export function proseAcross(columns: readonly Column[], line: Line): boolean {
+  return runsAcross(columns, line) && !rowShaped(columns, line.cells);
+}
+
+function runsAcross(columns: readonly Column[], line: Line): boolean {
   const { cells, h } = line;
-  if (rowShaped(columns, cells)) return false;
   // One run of words from the table's first column on: no gap wider than a loose word space
   // (a row's cells stand a column gap apart somewhere; a narration run on over an empty column is
   // still set apart from the row's date or reference).
