@@ -380,6 +380,40 @@ describe("fixed-width pages", () => {
   });
 });
 
+describe("a fixed-width table boxed in characters", () => {
+  /** One drawn string per line, Courier's 0.6 em advance at 8 pt. */
+  const report = (lines: string[]): PageText => ({
+    number: 1, width: 842, height: 595,
+    items: lines.map((str, k) => ({ str, x: 40, y: 60 + 10 * k, width: str.length * 4.8, height: 8 })),
+  });
+  const boxed = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  const border = "+------------+------------------------------------------+------------+------------+";
+  const row = (d: string, n: string, amt: string, bal: string) => boxed([d.padEnd(10), n.padEnd(40), amt.padStart(10), bal.padStart(10)]);
+
+  test("the `|` a table's lines share at one column is a rule between cells; a narration's own `|` stays", () => {
+    const r = assembleStatement(
+      pdfDoc(
+        report([
+          border,
+          row("Date", "Narration", "Amount", "Balance"),
+          border,
+          row("02/01/2026", "Transfer from ADA OBI | Access Bank |", "5,000.00", "15,000.00"),
+          row("", "0123456789", "", ""),
+          row("03/01/2026", "AIRTIME MTN 08031234567", "-100.00", "14,900.00"),
+          row("04/01/2026", "Transfer from BOLA ADE | Access Bank |", "1,000.00", "15,900.00"),
+          row("", "0987654321", "", ""),
+          border,
+        ]),
+      ),
+    );
+    expect(brief(r).map((t) => t.slice(1))).toEqual([
+      ["Transfer from ADA OBI | Access Bank | 0123456789", "0.00", "5000.00", "15000.00"],
+      ["AIRTIME MTN 08031234567", "100.00", "0.00", "14900.00"],
+      ["Transfer from BOLA ADE | Access Bank | 0987654321", "0.00", "1000.00", "15900.00"],
+    ]);
+  });
+});
+
 describe("fixed-width pages at several sizes", () => {
   test("a title and facts printed larger than the table keep the page fixed-width: one space joins words at every size", () => {
     // Each word its own item, Liberation Mono's proportions (an advance of 0.6 of the size).

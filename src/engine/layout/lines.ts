@@ -28,10 +28,11 @@ export interface Line {
 }
 
 /**
- * A line of rules drawn in characters (`-----  ------`, `=====`), as a text report underlines its
- * headings, one rule across the page or one under each heading: no heading's line, no row's text.
+ * A line of rules drawn in characters (`-----  ------`, `=====`, `+-----+----+`), as a text report
+ * underlines or boxes its headings, one rule across the page or one under each heading: no
+ * heading's line, no row's text.
  */
-export const isRuleLine = (line: Line): boolean => line.cells.length > 0 && line.cells.every((c) => /^(?:[-=_~]{3,} ?)+$/.test(c.text));
+export const isRuleLine = (line: Line): boolean => line.cells.length > 0 && line.cells.every((c) => /^(?:[-=_~+]{3,} ?)+$/.test(c.text));
 
 /** Two items share a line when their baselines differ by less than this share of the glyph height. */
 const BASELINE_TOLERANCE = 0.35;
@@ -76,7 +77,56 @@ export function pageLines(page: PageText): Line[] {
     }
   }
   const pitch = monospacePitch(page.items);
+  if (pitch !== null) blankVerticalRules(groups);
   return groups.map((g) => buildLine(page.number, g.base, g.h, pitch === null ? g.items : splitAtDoubleSpaces(g.items), page.width, pitch));
+}
+
+/** Lines a page needs with `|` at one character column before that column is a drawn rule. */
+const MIN_RULED_LINES = 3;
+/** Share of the lines holding any `|` that hold one at a rule's column (and of the lines they span that hold a `|`). */
+const RULED_SHARE = 0.6;
+/** Rules a boxed table draws at least: its two sides and one between cells. */
+const MIN_RULES = 3;
+
+/**
+ * A fixed-width report boxed in characters (`| 02-01-2026 | Transfer ... | 1,000.00 |`, as a
+ * console or a database client prints a table): the `|` at a character column that most lines
+ * holding any `|` share is a drawn rule between cells, and is read as a column gap (a space, so
+ * the cells either side part as at two spaces). A `|` inside a narration (`ADA OBI | Access Bank`)
+ * stands where its words put it, a column few lines share, and stays.
+ */
+function blankVerticalRules(groups: { items: TextItem[] }[]): void {
+  const at = (it: TextItem, k: number) => Math.round((it.x + (k * it.width) / it.str.length) * 2);
+  const linesAt = new Map<number, number>();
+  let ruled = 0;
+  let first = -1;
+  let last = -1;
+  groups.forEach((g, i) => {
+    const seen = new Set<number>();
+    for (const it of g.items) for (let k = it.str.indexOf("|"); k >= 0; k = it.str.indexOf("|", k + 1)) seen.add(at(it, k));
+    if (seen.size === 0) return;
+    ruled++;
+    if (first < 0) first = i;
+    last = i;
+    for (const x of seen) linesAt.set(x, (linesAt.get(x) ?? 0) + 1);
+  });
+  // A boxed table rules most of the lines it spans, with a rule at both ends and between cells.
+  if (ruled < MIN_RULED_LINES || ruled < RULED_SHARE * (last - first + 1)) return;
+  const rules = new Set([...linesAt].filter(([, n]) => n >= RULED_SHARE * ruled).map(([x]) => x));
+  if (rules.size < MIN_RULES) return;
+  for (const g of groups) {
+    g.items = g.items.flatMap((it) => {
+      if (!it.str.includes("|")) return [it];
+      let str = "";
+      for (let k = 0; k < it.str.length; k++) str += it.str[k] === "|" && rules.has(at(it, k)) ? " " : it.str[k];
+      if (str === it.str) return [it];
+      // The item keeps the extent of what is left, so a cell a rule set apart stands apart.
+      const per = it.width / it.str.length;
+      const lead = str.length - str.trimStart().length;
+      const text = str.trim();
+      return text === "" ? [] : [{ ...it, str: text, x: it.x + lead * per, width: text.length * per }];
+    });
+  }
 }
 
 /** Items with at least this many characters measure a page's pitch. */
