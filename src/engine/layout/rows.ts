@@ -158,6 +158,10 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
       i += full.lineCount - 1;
       continue;
     }
+    if (st.header && (factAbovePageHeader(lines, i) || factAtPageTop(st, line))) {
+      st.outside.push(line);
+      continue;
+    }
     if (st.header && !st.skipping && onDayHeading(st, line, st.header.columns)) continue;
     const tl = st.header && !st.skipping ? readTableLine(st, line, st.header.columns) : null;
     // A dated line without amounts right above a (repeated) header is that page's letterhead (a
@@ -173,6 +177,33 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
 
 /** Words of a heading broken over more lines than a header takes may stand above it ("Type" over "of" over "Transaction"). */
 const STACKED_ABOVE = 1;
+
+/** `Label : value` (a label of a few words, then a colon): a statement's fact, never a row's line. */
+const FACT_LINE = /^[A-Za-z][A-Za-z.\/() ]{0,30}:\s*\S/;
+/** Lines a page's facts block may take above its repeated header. */
+const FACTS_ABOVE_HEADER = 12;
+
+/**
+ * A fact line (`Period : 01-01-2026 to 28-02-2026`, `Opening Balance : 25,000.00`) above the
+ * header this page repeats: a report that prints its facts on every page, not a row of the table
+ * the page before left open (its dates and figures would make rows of their own).
+ */
+function factAbovePageHeader(lines: Line[], i: number): boolean {
+  const line = lines[i]!;
+  if (!FACT_LINE.test(line.text)) return false;
+  for (let k = i + 1; k < lines.length && k <= i + FACTS_ABOVE_HEADER && lines[k]!.page === line.page; k++) if (headerAt(lines, k) !== null) return true;
+  return false;
+}
+
+/**
+ * Or a fact line at the top of a page, before its first row, in the table's first column (a
+ * report whose headings print once repeats its facts on every page): a row's text wrapped over
+ * the page break stands in its own column, further right.
+ */
+function factAtPageTop(st: ScanState, line: Line): boolean {
+  const second = st.header?.columns[1];
+  return st.rows.length === st.pageFirstRow && second !== undefined && (line.cells[0]?.x0 ?? Infinity) < second.x0 && FACT_LINE.test(line.text);
+}
 
 /** A table header starts on one of the next lines of this page, with only words (a heading's first line) before it. */
 function abovePageHeader(lines: Line[], i: number): boolean {
