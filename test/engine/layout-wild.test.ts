@@ -125,6 +125,7 @@ describe("heading vocabulary of wide exports", () => {
     ["Balance B/F", "balance_before"],
     ["Ref/Cheque No", "reference"],
     ["Description/Narration", "narration"],
+    ["Value Date/Transaction Date", "value_date"],
   ])("`%s` stays one heading (%s)", (label, role) => {
     expect(labelRole(label as string, true)).toBe(role as never);
   });

@@ -109,9 +109,11 @@ export function labelRole(text: string, strict = false): ColumnRole | null {
   const parts = n.split("/").map((part) => part.trim());
   if (parts.some((part) => part.split(" ").length > MAX_ALTERNATIVE_WORDS)) return null;
   const roles = parts.map((part) => roleOf(part, strict));
-  // Whole-label reading (splitting runs): two names of one column agree on its role; `DR/CR
-  // Amount` is a marker heading and an amount heading printed as one run.
-  if (strict && roles.some((r) => r !== roles[0])) return null;
+  // Whole-label reading (splitting runs): two names of one column agree on its role (a value
+  // date and a date are one kind: `Value Date/Trans Date`); `DR/CR Amount` is a marker heading
+  // and an amount heading printed as one run.
+  const family = (r: ColumnRole | null) => (r === "value_date" ? "date" : r);
+  if (strict && roles.some((r) => family(r) !== family(roles[0]!))) return null;
   return roles.every((r) => r !== null) ? roles[0]! : null;
 }
 

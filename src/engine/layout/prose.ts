@@ -62,6 +62,11 @@ function rowShaped(columns: readonly Column[], cells: readonly Cell[]): boolean 
   const first = cells[0];
   const date = columns.find((c) => c.role === "date");
   if (!first || first.kind !== "date" || !date || first.x0 > date.x1 || first.x1 < date.x0) return false;
+  return figuresUnderTwoColumns(columns, cells);
+}
+
+/** Figures stand under two columns of figures or more: a row's movement and balance. */
+export function figuresUnderTwoColumns(columns: readonly Column[], cells: readonly Cell[]): boolean {
   const under = new Set<Column>();
   for (const c of cells) {
     if (c.kind !== "money") continue;

@@ -6,7 +6,7 @@ import { redateCentredRuns } from "./centred-dates.ts";
 import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
-import { proseAcross, wrapsProse } from "./prose.ts";
+import { figuresUnderTwoColumns, proseAcross, wrapsProse } from "./prose.ts";
 import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
@@ -158,7 +158,7 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
       i += full.lineCount - 1;
       continue;
     }
-    if (st.header && (factAbovePageHeader(lines, i) || factAtPageTop(st, line))) {
+    if (st.header && isFactLine(st.header.columns, line) && (factAbovePageHeader(lines, i) || factAtPageTop(st, line))) {
       st.outside.push(line);
       continue;
     }
@@ -190,7 +190,6 @@ const FACTS_ABOVE_HEADER = 12;
  */
 function factAbovePageHeader(lines: Line[], i: number): boolean {
   const line = lines[i]!;
-  if (!FACT_LINE.test(line.text)) return false;
   for (let k = i + 1; k < lines.length && k <= i + FACTS_ABOVE_HEADER && lines[k]!.page === line.page; k++) if (headerAt(lines, k) !== null) return true;
   return false;
 }
@@ -202,8 +201,14 @@ function factAbovePageHeader(lines: Line[], i: number): boolean {
  */
 function factAtPageTop(st: ScanState, line: Line): boolean {
   const second = st.header?.columns[1];
-  return st.rows.length === st.pageFirstRow && second !== undefined && (line.cells[0]?.x0 ?? Infinity) < second.x0 && FACT_LINE.test(line.text);
+  return st.rows.length === st.pageFirstRow && second !== undefined && (line.cells[0]?.x0 ?? Infinity) < second.x0;
 }
+
+/**
+ * `Label : value`, and no row's figures: a narration printed first (`NIP: TRANSFER TO …`) begins
+ * like a label, but its row has a movement and a balance under their columns.
+ */
+const isFactLine = (columns: Column[], line: Line): boolean => FACT_LINE.test(line.text) && !figuresUnderTwoColumns(columns, line.cells);
 
 /** A table header starts on one of the next lines of this page, with only words (a heading's first line) before it. */
 function abovePageHeader(lines: Line[], i: number): boolean {
