@@ -355,24 +355,29 @@ function splitLabels(text: string, x0: number, x1: number, proportional: boolean
   const words = pieces.map((p) => p.w);
   // The reading with the fewest labels (the longest label first among equals), a balance label
   // holding words that do not qualify a balance counting half a label more (see `balanceTail`).
-  const best = new Float64Array(words.length + 1);
+  // Worked out from the first word on, only at words a label ends before: a run of prose fails
+  // at its first word, as most runs tried do.
+  const best = new Float64Array(words.length + 1).fill(NaN);
   const take = new Int32Array(words.length);
   const roles: (ColumnRole | null)[] = [];
-  for (let i = words.length - 1; i >= 0; i--) {
+  best[words.length] = 0;
+  const cost = (i: number): number => {
+    if (!Number.isNaN(best[i]!)) return best[i]!;
     best[i] = Infinity;
     for (let n = Math.min(longest, words.length - i); n >= 1; n--) {
       const label = words.slice(i, i + n).join(" ");
       const role = labelRole(label, true);
       if (!role) continue;
-      const cost = 1 + (role === "balance" ? balanceTail(label) : 0) + best[i + n]!;
-      if (cost < best[i]!) {
-        best[i] = cost;
+      const total = 1 + (role === "balance" ? balanceTail(label) : 0) + cost(i + n);
+      if (total < best[i]!) {
+        best[i] = total;
         take[i] = n;
         roles[i] = role;
       }
     }
-  }
-  if (best[0] === Infinity) return null;
+    return best[i]!;
+  };
+  if (cost(0) === Infinity) return null;
   const out: Column[] = [];
   for (let i = 0; i < words.length; i += take[i]!) {
     const n = take[i]!;
