@@ -50,6 +50,11 @@ describe("statement facts beside and under their labels", () => {
     expect(facts([[40, [20, "Statement for January 2024"]]]).period?.map(day)).toEqual(["2024-01-01", "2024-01-31"]);
     expect(facts([[40, [20, "Statement of account from 01/03/2024 to 31/03/2024"]]]).period?.map(day)).toEqual(["2024-03-01", "2024-03-31"]);
   });
+
+  test("a title's period with a page count printed after it on the same line", () => {
+    const titled = facts([[40, [20, "STATEMENT OF ACCOUNT FOR THE PERIOD 01-JAN-2026 TO 28-FEB-2026"], [480, "PAGE 1 OF 4"]]]);
+    expect(titled.period?.map(day)).toEqual(["2026-01-01", "2026-02-28"]);
+  });
 });
 
 describe("account number masking", () => {

@@ -12,11 +12,20 @@ export const PERIOD_JOINER = /^(?:to:?|through|thru|till|until|-|–|—)$/i;
 /** "Statement for January 2024", "Statement of account from 01/01/2024 to 31/01/2024". */
 export function periodFromTitle(lines: Line[]): string | null {
   for (const line of lines) {
-    const m = PERIOD_TITLE.exec(line.text.slice(-200));
-    if (m && scanPeriod(m[1]!)) return m[1]!;
+    if (!TITLE_START.test(line.text)) continue;
+    // The title may not end its line: a page count or a run date printed after it on the same
+    // baseline (`STATEMENT OF ACCOUNT FOR THE PERIOD 01-JAN-2026 TO 28-FEB-2026   PAGE 1 OF 4`).
+    for (let k = line.cells.length; k >= 1; k--) {
+      const text = k === line.cells.length ? line.text : line.cells.slice(0, k).map((c) => c.text).join(" ");
+      const m = PERIOD_TITLE.exec(text.slice(-200));
+      if (m && scanPeriod(m[1]!)) return m[1]!;
+    }
   }
   return null;
 }
+
+/** A title's opening words (PERIOD_TITLE without its period), tried first: most lines are no title. */
+const TITLE_START = /\bstatement(?:\s+of\s+accounts?)?\s+(?:for|from|covering)\b/i;
 
 /** A line that announces a period in its own words ("Transactions from 01/05/2024 to 31/05/2024"). */
 const PERIOD_WORDS = /\b(?:period|from|covering|between)\b/i;
