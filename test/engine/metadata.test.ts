@@ -54,6 +54,10 @@ describe("statement facts beside and under their labels", () => {
   test("a title's period with a page count printed after it on the same line", () => {
     const titled = facts([[40, [20, "STATEMENT OF ACCOUNT FOR THE PERIOD 01-JAN-2026 TO 28-FEB-2026"], [480, "PAGE 1 OF 4"]]]);
     expect(titled.period?.map(day)).toEqual(["2026-01-01", "2026-02-28"]);
+    // A range among a title's words, a run date before it and a page count after it.
+    const ranged = facts([[40, [20, "RUN DATE: 27/11/2026 10:14"], [200, "CUSTOMER STATEMENT: 01/01/26 - 28/02/26"], [480, "PAGE 1 OF 4"]]]);
+    expect(ranged.period?.map(day)).toEqual(["2026-01-01", "2026-02-28"]);
+    expect(facts([[40, [20, "TRANSACTION HISTORY FOR 1ST JAN 2026 TO 28TH FEB 2026"], [480, "PAGE 1 OF 9"]]]).period?.map(day)).toEqual(["2026-01-01", "2026-02-28"]);
   });
 });
 

@@ -99,6 +99,31 @@ export function prosePeriod(lines: Line[]): string | null {
       // In a sentence the range follows its own word ("... account 0123456789 from 01/01/2026 to 31/03/2026.").
       const tails = part.split(RANGE_LEAD).slice(1);
       for (const candidate of [part, ...tails].map((t) => t.replace(/\.\s*$/, "").trim())) if (scanPeriod(candidate)) return candidate;
+      const range = joinedRange(part);
+      if (range) return range;
+    }
+  }
+  return null;
+}
+
+/** Words a date may take on either side of a range's joiner (`Jan 1, 2026`, `1st Jan 2026`). */
+const DATE_WORDS = 4;
+const JOINER_WORD = /^(?:to|through|thru|till|until|-|–|—)$/i;
+
+/**
+ * Two dates joined as a range inside a line that holds other things beside it, a title's words
+ * before and a page count or a run date after (`RUN DATE: 27/11/2026 10:14   CUSTOMER STATEMENT:
+ * 01/01/26 - 28/02/26   PAGE 1 OF 4`): the range whose dates are whole, the longest first.
+ */
+function joinedRange(part: string): string | null {
+  const words = part.split(/\s+/);
+  for (let j = 1; j < words.length - 1; j++) {
+    if (!JOINER_WORD.test(words[j]!)) continue;
+    for (let a = Math.min(DATE_WORDS, j); a >= 1; a--) {
+      for (let b = Math.min(DATE_WORDS, words.length - j - 1); b >= 1; b--) {
+        const candidate = [...words.slice(j - a, j), words[j], ...words.slice(j + 1, j + 1 + b)].join(" ");
+        if (scanPeriod(candidate)) return candidate;
+      }
     }
   }
   return null;
