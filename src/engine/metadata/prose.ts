@@ -8,6 +8,7 @@
 import { scanPeriod } from "../dates.ts";
 import type { Line } from "../layout/lines.ts";
 import { nameShaped } from "./holder.ts";
+import { PERIOD_JOINER } from "./period.ts";
 
 /**
  * A name: two to six words of letters (initials, apostrophes, hyphens and "&" allowed), never
@@ -108,7 +109,6 @@ export function prosePeriod(lines: Line[]): string | null {
 
 /** Words a date may take on either side of a range's joiner (`Jan 1, 2026`, `1st Jan 2026`). */
 const DATE_WORDS = 4;
-const JOINER_WORD = /^(?:to|through|thru|till|until|-|–|—)$/i;
 
 /**
  * Two dates joined as a range inside a line that holds other things beside it, a title's words
@@ -118,7 +118,7 @@ const JOINER_WORD = /^(?:to|through|thru|till|until|-|–|—)$/i;
 function joinedRange(part: string): string | null {
   const words = part.split(/\s+/);
   for (let j = 1; j < words.length - 1; j++) {
-    if (!JOINER_WORD.test(words[j]!)) continue;
+    if (!PERIOD_JOINER.test(words[j]!)) continue;
     for (let a = Math.min(DATE_WORDS, j); a >= 1; a--) {
       for (let b = Math.min(DATE_WORDS, words.length - j - 1); b >= 1; b--) {
         const candidate = [...words.slice(j - a, j), words[j], ...words.slice(j + 1, j + 1 + b)].join(" ");
