@@ -2,7 +2,7 @@ import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark, isEmptyAmount, isSignedCurrencyMark } from "../money.ts";
 import { cellKind, type Cell, type CellKind, type Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
-import { type Column, type ColumnRole, labelRole } from "./header.ts";
+import { type Column, type ColumnRole, labelRole, TIME_LABEL } from "./header.ts";
 import type { Line } from "./lines.ts";
 import { proseAcross } from "./prose.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
@@ -105,7 +105,7 @@ const timedDates = new WeakMap<Column[], boolean>();
 function holdsTimeInDate(columns: Column[]): boolean {
   let known = timedDates.get(columns);
   if (known === undefined) {
-    known = columns.some((c) => c.role === "date" && /\btime\b/i.test(c.label)) && !columns.some((c) => c.role === "time");
+    known = columns.some((c) => c.role === "date" && TIME_LABEL.test(c.label)) && !columns.some((c) => c.role === "time");
     timedDates.set(columns, known);
   }
   return known;

@@ -131,6 +131,8 @@ function roleOf(n: string, strict: boolean): ColumnRole | null {
 }
 
 const MONEY_ROLES = new Set<ColumnRole>(["debit", "credit", "amount", "balance", "balance_before"]);
+/** The balance word of a normalised label (`bal`, `balance`). */
+const BALANCE_WORD = /^bal(?:ance)?$/;
 /** Headings that may stand beside a balance heading in one run of words: text columns' and dates'. */
 const BESIDE_BALANCE = new Set<ColumnRole>(["narration", "reference", "date", "value_date", "status", "currency", "other"]);
 
@@ -145,7 +147,7 @@ const BESIDE_BALANCE = new Set<ColumnRole>(["narration", "reference", "date", "v
  * figures under them (mergedMoneyHeadings).
  */
 function balanceBesideTextHeading(words: string[]): boolean {
-  const at = words.findIndex((w) => /^bal(?:ance)?$/.test(w));
+  const at = words.findIndex((w) => BALANCE_WORD.test(w));
   if (at < 0 || words.length < 2) return false;
   let beside = false;
   for (const [side, before] of [[words.slice(0, at), true], [words.slice(at + 1), false]] as const) {
@@ -248,7 +250,8 @@ function isHeader(runs: Column[]): boolean {
   return hasDate && hasMoney && rowsOfMovements && known.length >= MIN_HEADER_COLUMNS && unknown <= known.length;
 }
 
-const TIME_LABEL = /\btime\b/i;
+/** A heading that names a time (`Trans. Time`, `Transaction Date Time`). */
+export const TIME_LABEL = /\btime\b/i;
 
 /** The first date column is the row date; later plain "date" columns are value dates. */
 function dedupeDates(columns: Column[]): Column[] {
@@ -397,7 +400,7 @@ const BALANCE_TAIL = /^(?:after|before|amount|amt|cr|dr|dr\/cr|cr\/dr|b\/f|c\/f|
  */
 function balanceTail(label: string): number {
   const words = normaliseLabel(label).split(" ");
-  const at = words.findIndex((w) => /^bal(?:ance)?$/.test(w));
+  const at = words.findIndex((w) => BALANCE_WORD.test(w));
   return at < 0 ? 0 : words.slice(at + 1).filter((w) => !BALANCE_TAIL.test(w)).length / 2;
 }
 
