@@ -115,4 +115,12 @@ describe("a fixed-width report's cells one space apart", () => {
     // A day and month alone still read as a date without its year.
     expect(splitTyped(tokensOf("10 Jan", 36, 63)).map((c) => c.kind)).toEqual(["date"]);
   });
+
+  test("so is one before a month-first date whose year wrapped to the cell's next line", () => {
+    // `Jan 5,` is `Jan 5, 2026` cut before its year: the comma after the day is where it was.
+    const cells = splitTyped(tokensOf("11 Jan 5, Jan", 36, 120));
+    expect(cells.map((c) => [c.text, c.kind])).toEqual([["11", "integer"], ["Jan 5,", "date"], ["Jan", "text"]]);
+    // Without that comma the day and month before it still read as a date.
+    expect(splitTyped(tokensOf("11 Jan 5", 36, 80)).map((c) => c.text)).toContain("11 Jan");
+  });
 });

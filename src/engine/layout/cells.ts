@@ -95,7 +95,7 @@ export function splitTyped(tokens: Token[]): Cell[] {
       const span = tokens.slice(i, i + n);
       const text = span.map((t) => t.text).join(" ");
       // A lone number token is not a date unless it is written as one (03/01/2024).
-      if (scanDate(text) || (n <= 2 && scanPartialDate(text) && !fullDateAt(tokens, i + 1))) {
+      if (scanDate(text) || (n <= 2 && scanPartialDate(text) && !dateAt(tokens, i + 1))) {
         out.push({ text, x0: span[0]!.x0, x1: span[n - 1]!.x1, kind: "date" });
         taken = n;
         break;
@@ -156,17 +156,23 @@ export function splitTyped(tokens: Token[]): Cell[] {
   return out;
 }
 
+/** A month-first date's day with the comma its year followed (`Jan 5,` of `Jan 5, 2026`). */
+const DAY_BEFORE_YEAR = /^\d{1,2},$/;
+
 /**
- * A whole date (with its year) starts at token `i`: a day and month read from the token before it
- * are then a number beside the date (`10 Jan 5, 2026`, a serial number one space before a
- * month-first date in a fixed-width report), not a date without a year.
+ * A date starts at token `i`: a whole one (with its year), or a month-first one cut right before
+ * its year (`Jan 5,`, the year wrapped onto the cell's next line). A day and month read from the
+ * token before it are then a number beside the date (`10 Jan 5, 2026`, `11 Jan 5,`: a serial
+ * number one space before a month-first date, in a fixed-width report or a table whose cells
+ * print one character apart), not a date without a year.
  */
-function fullDateAt(tokens: Token[], i: number): boolean {
+function dateAt(tokens: Token[], i: number): boolean {
   if (i >= tokens.length || !DATE_START.test(tokens[i]!.text)) return false;
   for (let n = Math.min(MAX_DATE_TOKENS, tokens.length - i); n >= 1; n--) {
     if (scanDate(tokens.slice(i, i + n).map((t) => t.text).join(" "))) return true;
   }
-  return false;
+  const day = tokens[i + 1]?.text;
+  return day !== undefined && DAY_BEFORE_YEAR.test(day) && /^\p{L}/u.test(tokens[i]!.text) && scanPartialDate(`${tokens[i]!.text} ${day}`) !== null;
 }
 
 const round2 = (v: number) => Math.round(v * 100) / 100;

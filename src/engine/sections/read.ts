@@ -10,6 +10,7 @@ import { type PrintedFigures, reconcile, type Reconciled } from "../reconcile.ts
 import type { AccountSection, Checks, Transaction } from "../types.ts";
 import { settleVerdict } from "../verdict.ts";
 import { type DraftTxn, draftTransactions, type KeptRows, keepTransactionRows, rowDates, signedAmountColumn } from "./ledger-rows.ts";
+import { dateOrderNote, daysOutOfOrder } from "./date-order.ts";
 import { type TableFigures, tableFigures } from "./table-figures.ts";
 import { withTimeColumn } from "./time-column.ts";
 
@@ -64,7 +65,11 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
   const figures = tableFigures(scan.amountLines, scan.rows.length, kept.openingRowBalances[0] ?? null, kept.closingRowBalance);
   const result = reconcileSection(s, kept, dates, figures, facts, ctx);
   sectionNotes(result.checks.notes, { scan, kept, figures, facts });
-  return sectionOutput(result, facts, dates.order, ctx.profile);
+  const out = sectionOutput(result, facts, dates.order, ctx.profile);
+  const printed = out.section.transactions.map((t) => t.date);
+  const misplaced = dateOrderNote(daysOutOfOrder(printed.map((d) => d.slice(0, 10))), printed);
+  if (misplaced) out.section.checks.notes.push(misplaced);
+  return out;
 }
 
 /** The facts the section's header prints, completed by the first section's where it prints none. */
