@@ -19,6 +19,23 @@ describe("statement facts beside and under their labels", () => {
     expect(f.period?.map(day)).toEqual(["2024-01-01", "2024-01-31"]);
   });
 
+  test("a label wrapped around its value's line, both centred in their row, names the value between its halves", () => {
+    // A summary table of two pairs a row: `Account` over `Number` beside an account number on the
+    // line between, `Beginning` over `Balance` around its figure, another pair's cells to the left.
+    const f = facts([
+      [60, [300, "Account"]],
+      [67, [20, "Customer Name"], [120, "ADEOLA JOHNSON"], [400, "0123456789"]],
+      [74, [300, "Number"]],
+      [100, [20, "Beginning"]],
+      [107, [120, "25,000.00"]],
+      [114, [20, "Balance"]],
+    ]);
+    expect(f).toMatchObject({ holder: "ADEOLA JOHNSON", accountNumber: "0123456789", opening: 2500000n });
+    // Halves farther apart than a line between them are no label.
+    const far = facts([[100, [20, "Beginning"]], [115, [120, "25,000.00"]], [135, [20, "Balance"]]]);
+    expect(far.opening).toBeNull();
+  });
+
   test("values under their labels in summary boxes; the first occurrence wins", () => {
     const f = facts([
       [60, [20, "Opening Balance"], [200, "Total Debit"], [380, "Debit Count"]],

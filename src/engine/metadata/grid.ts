@@ -66,7 +66,14 @@ export function readLabelledValues(all: Line[], every?: Map<Field, string[]>): M
       // A label drawn as two words ("ACCOUNT" "NO:") wins over its first word alone.
       const pair = ci + 1 < cells.length ? labelField(cells.slice(ci, ci + 2).map((c) => c.text).join(" ")) : null;
       const field = pair ?? labelField(cell.text) ?? wrappedLabel(lines, li, cell);
-      if (!field) continue;
+      // A label wrapped around its value's line (`Beginning` / `Balance`, the figure between) is
+      // read only with the value found there.
+      const around = () => (pair ? null : labelAroundValue(lines, li, cell));
+      if (!field) {
+        const found = around();
+        if (found) put(found.field, found.value);
+        continue;
+      }
       const labelSpan = pair ? 2 : 1;
       const valueCells = valueRun(cells, ci + labelSpan, runGap(line));
       const sameLine = stripColon(valueCells.map((c) => c.text).join(" "));
@@ -75,6 +82,8 @@ export function readLabelledValues(all: Line[], every?: Map<Field, string[]>): M
         ci += labelSpan - 1 + valueCells.length;
         continue;
       }
+      const found = around();
+      if (found && put(found.field, found.value)) continue;
       const label = cells.slice(ci, ci + labelSpan);
       // A value wrapped in its cell: its last words on the next line, under its start.
       const wrapped = valueCells.length > 0 ? wrappedValue(lines, li, valueCells[0]!, sameLine) : null;
@@ -278,14 +287,49 @@ function joinFrom(cells: Cell[], ci: number, gap: number): string {
  * when the second half is alone at the same left edge just below. Its value is the first half's.
  */
 function wrappedLabel(lines: Line[], li: number, cell: Cell): Field | null {
+  return wrappedLabelAt(lines, li, cell)?.field ?? null;
+}
+
+/**
+ * wrappedLabel's field and the line its second half is on. `around`: the halves may also lie
+ * around a line between them (twice as far apart), a value's line they are centred on.
+ */
+function wrappedLabelAt(lines: Line[], li: number, cell: Cell, around = false): { field: Field; tailLine: number } | null {
   if (cell.kind !== "text" || cell.text.length > 25) return null;
   const line = lines[li]!;
   for (let lj = li + 1; lj < lines.length; lj++) {
     const below = lines[lj]!;
-    if (below.page !== line.page || below.y - line.y > WRAP_BELOW * line.h) break;
+    const reach = around && lj > li + 1 ? 2 * WRAP_BELOW : WRAP_BELOW;
+    if (below.page !== line.page || below.y - line.y > reach * line.h) break;
     const tail = below.cells.find((c) => Math.abs(c.x0 - cell.x0) <= WRAP_EDGE * line.h);
     if (!tail) continue;
-    return tail.kind === "text" ? labelField(`${cell.text} ${tail.text}`) : null;
+    const field = tail.kind === "text" ? labelField(`${cell.text} ${tail.text}`) : null;
+    return field ? { field, tailLine: lj } : null;
+  }
+  return null;
+}
+
+/**
+ * A label wrapped in its cell around its value's line, both centred in their row (`Account` over
+ * `Number`, `0123456789` right of them on the line between): the field of the two halves and the
+ * run right of the label on a line between them, when nothing on that line lies under the label
+ * (cells left of it are another pair's, in a column of their own) and the run is such a field's.
+ */
+function labelAroundValue(lines: Line[], li: number, label: Cell): { field: Field; value: string } | null {
+  const halves = wrappedLabelAt(lines, li, label, true);
+  if (!halves || halves.tailLine === li + 1) return null;
+  const value = valueBetweenHalves(lines, li, halves.tailLine, label);
+  return value !== null && acceptable(halves.field, value) ? { field: halves.field, value } : null;
+}
+
+function valueBetweenHalves(lines: Line[], li: number, tailLine: number, label: Cell): string | null {
+  for (let lj = li + 1; lj < tailLine; lj++) {
+    const cells = lines[lj]!.cells;
+    if (cells.some((c) => c.x1 > label.x0 && c.x0 < label.x1)) continue;
+    const k = cells.findIndex((c) => c.x0 >= label.x1);
+    if (k < 0) continue;
+    const run = valueRun(cells, k, runGap(lines[lj]!));
+    if (run.length > 0) return stripColon(run.map((c) => c.text).join(" "));
   }
   return null;
 }
