@@ -759,6 +759,24 @@ describe("a sentence printed across the table", () => {
     // onto a second line is the wild corpus's chromium-layout-footer-sentence.
     expectRows(read2([[134, [20, "Generated on"], [76, "27 Nov 2026"], [128, "at 10:14 AM. Questions? Call us or write to us. Deposits are insured up to"], { r: 510, t: "5,000,000.00" }, [514, "by NDIC."]]]));
   });
+
+  test("a footer sentence wrapped before a figure too wide for the rest of its line ends there, not in a totals line", () => {
+    // The sentence stops short of the last column, but `5,000,000.00` would have run past the
+    // table's right edge: the figure's line is the sentence's end (Chromium, wider seed 245, had
+    // read it as the printed total debit).
+    const head: Line = [100, [20, "Trans. Date"], { r: 150, t: "Withdrawal" }, { r: 220, t: "Inflow" }, [240, "Details"], { r: 510, t: "Balance" }];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      head,
+      [120, [20, "02/01/2026"], { r: 150, t: "1,000.00" }, { r: 220, t: "0.00" }, [240, "POS SPAR LEKKI"], { r: 510, t: "9,000.00" }],
+      [134, [20, "03/01/2026"], { r: 150, t: "0.00" }, { r: 220, t: "500.00" }, [240, "SALARY"], { r: 510, t: "9,500.00" }],
+      [150, [20, "Generated on"], [76, "27 Nov 2026"], [128, "at 10:14 AM. Questions? Call 0700 225 5678 or write us. Deposits insured to"]],
+      [159, [20, "5,000,000.00"], [76, "by NDIC."]],
+    ]);
+    expectRows(r);
+    expect(r.checks.totals_match).toBeNull();
+  });
 });
 
 describe("the end of the last row alone on the last page", () => {

@@ -89,11 +89,22 @@ export function sentenceLine(line: Line): boolean {
 
 /**
  * The next line of a sentence printed across the table: right under it (within 1.6 of its line
- * height), starting where it started, the sentence having run to the table's last column (a
- * paragraph wraps only when its line is full).
+ * height), starting where it started, the sentence having run to the table's last column or so
+ * near the table's right edge that the next line's first word would not have fitted after it (a
+ * paragraph wraps only when its line is full: `... insured up to` over `5,000,000.00 by NDIC.`).
  */
 export function wrapsProse(prose: Line | null, line: Line, columns: readonly Column[]): boolean {
   if (!prose || prose.page !== line.page || line.y <= prose.y || line.y - prose.y > PROSE_LEADING * prose.h) return false;
-  const [start, end, last] = [prose.cells[0], prose.cells[prose.cells.length - 1], columns[columns.length - 1]];
-  return start !== undefined && end !== undefined && last !== undefined && end.x1 >= last.x0 && Math.abs((line.cells[0]?.x0 ?? -Infinity) - start.x0) <= 0.5 * prose.h;
+  const [start, end, last, first] = [prose.cells[0], prose.cells[prose.cells.length - 1], columns[columns.length - 1], line.cells[0]];
+  if (start === undefined || end === undefined || last === undefined || first === undefined) return false;
+  const full = end.x1 >= last.x0 || end.x1 + firstWordWidth(first) > last.x1;
+  return full && Math.abs(first.x0 - start.x0) <= 0.5 * prose.h;
+}
+
+/** The width of a cell's first word: measured where the line builder kept its words, else its share of the cell by characters. */
+function firstWordWidth(cell: Cell): number {
+  const word = cell.words?.[0];
+  if (word) return word.x1 - word.x0;
+  const space = cell.text.indexOf(" ");
+  return space < 0 ? cell.x1 - cell.x0 : ((cell.x1 - cell.x0) * space) / cell.text.length;
 }
