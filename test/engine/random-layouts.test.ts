@@ -779,6 +779,24 @@ describe("a sentence printed across the table", () => {
   });
 });
 
+describe("a reference's end cut off by the page break", () => {
+  const HEAD = (y: number): Line => [y, [20, "Date"], [90, "Description"], [250, "Reference"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }];
+  const first: Line[] = [...FACTS, OPENING, HEAD(100), [120, [20, "02/01/2026"], [90, "POS SPAR LEKKI"], [250, "TRX77309083938"], { r: 370, t: "1,000.00" }, { r: 510, t: "9,000.00" }]];
+  // The end stands farther below the headings than a wrapped line below a row would.
+  const second = (end: string): Line[] => [HEAD(40), [64, [250, end]], [80, [20, "03/01/2026"], [90, "SALARY"], [250, "TRX111"], { r: 440, t: "500.00" }, { r: 510, t: "9,500.00" }]];
+
+  test("under the next page's repeated headings, in the reference column, is the reference's last digit, not a page number", () => {
+    // A word processor splits the row across the break (LibreOffice Writer).
+    const r = read(first, second("5"));
+    expect(r.transactions.map((t) => t.reference)).toEqual(["TRX773090839385", "TRX111"]);
+  });
+
+  test("a number that is the page's own is its page number", () => {
+    const r = read(first, second("2"));
+    expect(r.transactions.map((t) => t.reference)).toEqual(["TRX77309083938", "TRX111"]);
+  });
+});
+
 describe("the end of the last row alone on the last page", () => {
   const PAGE2_HEAD: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
   /** A row whose cells are centred on it: its narration's first line `pitch` above its date line, its last as far below. */

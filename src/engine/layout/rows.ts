@@ -499,8 +499,15 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   // narration ("SCHOOL FEES TERM" / "2"), not a page number: page numbers stand apart.
   const bareNumberNearRow = BARE_NUMBER.test(line.text.trim()) && line.y - lineAbove(st, line) <= CONTINUATION_GAP * line.h;
   // Nor is a bare number at the top of a page, inside the table's columns, that is not the page's
-  // number: the end of a reference cut by the page break ("...858531" / "6").
-  const cutEnd = BARE_NUMBER.test(line.text.trim()) && Number(line.text.trim()) !== line.page && st.rows.length === st.pageFirstRow && st.rows.length > 0 && st.headerPage !== line.page;
+  // number: the end of a reference cut by the page break ("...858531" / "6"); under the page's
+  // repeated headings, only in a reference or narration column (a word processor splits a row
+  // across the break: `TRX77309083938` / `5`).
+  const cutEnd =
+    BARE_NUMBER.test(line.text.trim()) &&
+    Number(line.text.trim()) !== line.page &&
+    st.rows.length === st.pageFirstRow &&
+    st.rows.length > 0 &&
+    (st.headerPage !== line.page || parts.reference !== undefined || parts.narration !== undefined);
   if ((PAGE_FOOTER.test(line.text.trim()) && !bareNumberNearRow && !cutEnd) || isRuleLine(line)) {
     st.outside.push(line);
     return;
