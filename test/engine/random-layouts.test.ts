@@ -797,6 +797,36 @@ describe("a reference's end cut off by the page break", () => {
   });
 });
 
+describe("a row broken between its lines by the page break", () => {
+  test("its time and its text's end at the next page's top, with no headings there, are that row's", () => {
+    // LibreOffice Writer breaks a row between its lines: the date line on one page, the time
+    // under the date and the narration's last line at the next page's top, above its first row.
+    const HEAD: Line = [100, [20, "Date Posted"], [100, "Particulars"], [250, "Transaction Ref"], { r: 420, t: "Amount" }, { r: 510, t: "Ledger Balance" }];
+    const r = read(
+      [
+        ...FACTS,
+        OPENING,
+        HEAD,
+        [130, [20, "Sun, 04 Jan 2026"], [100, "POS PURCHASE @ SHOPRITE"]],
+        [135, [250, "TRX1"], { r: 420, t: "-6,027.70" }, { r: 510, t: "3,972.30" }],
+        [140, [20, "09:50:22"], [100, "96808958 LAGOS NG"]],
+        [166, [20, "Mon, 05 Jan 2026"], [100, "POS PURCHASE @ SHOPRITE"], [250, "TRX2"], { r: 420, t: "-1,000.00" }, { r: 510, t: "2,972.30" }],
+      ],
+      [
+        [38, [20, "05:56:58"], [100, "52786663 LAGOS NG"]],
+        [64, [20, "Fri, 09 Jan 2026"], [100, "Transfer from ADA"]],
+        [69, [250, "TRX3"], { r: 420, t: "+500.00" }, { r: 510, t: "3,472.30" }],
+        [74, [20, "23:15:20"], [100, "OBI"]],
+      ],
+    );
+    expect(r.transactions.map((t) => [t.date, t.narration])).toEqual([
+      ["2026-01-04T09:50:22+01:00", "POS PURCHASE @ SHOPRITE 96808958 LAGOS NG"],
+      ["2026-01-05T05:56:58+01:00", "POS PURCHASE @ SHOPRITE 52786663 LAGOS NG"],
+      ["2026-01-09T23:15:20+01:00", "Transfer from ADA OBI"],
+    ]);
+  });
+});
+
 describe("the end of the last row alone on the last page", () => {
   const PAGE2_HEAD: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
   /** A row whose cells are centred on it: its narration's first line `pitch` above its date line, its last as far below. */

@@ -135,7 +135,7 @@ function attachPendings(rows: RowDraft[], pendings: Pending[], outside: Line[]):
     // A row whose date ran over the page end goes on here, whichever way the rows align (unless
     // the centring already gave it its end).
     const dateRunsOn = carry >= 0 && b.carried === 0 && rows[carry]!.continuedOn?.page === b.lines[0]!.line.page;
-    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage || dateRunsOn) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, titles))) {
+    if (b.prev < 0 && carry >= 0 && (!preferAbove || tailPage || dateRunsOn) && (tailPage || b.lines[0]!.underHeader || touchesTable(b, rows) || runsOnFromCarried(b, rows[carry]!) || apartAsRows(b, rows, separation, titles) || timeLeftOver(b, rows[carry]!))) {
       const row = rows[carry]!;
       const own = tailPage ? closeRun(b) : Math.max(b.lines.length - interleavedWithNext(b, rows, separation), besideDateEnd(b, row));
       for (let t = 0; t < own; t++) appendParts(row, b.lines[t]!.parts, "after", b.lines[t]!.line);
@@ -521,19 +521,27 @@ function apartAsRows(b: Block, rows: RowDraft[], separation: number | undefined,
 }
 
 /**
- * The block is one time alone in the date or time column, and the row cut by the page break has
- * no time yet: the time printed under its date went over the page (pdfmake breaks a row between
- * its lines). A page's own print time comes with its date, so a time alone is no running chrome.
+ * The block is one line holding a time alone in the date or time column, with at most the end of
+ * the row's text beside it in the columns a row's text wraps in, and the row cut by the page
+ * break has no time yet: the time printed under its date went over the page (pdfmake and
+ * LibreOffice Writer break a row between its lines: `05:56:58  52786663 LAGOS NG`). A page's own
+ * print time comes with its date, so a time alone is no running chrome.
  */
 function timeLeftOver(b: Block, row: RowDraft): boolean {
   const [only] = b.lines;
-  if (b.lines.length !== 1 || !only!.line.cells.every((c) => c.kind === "time")) return false;
-  const roles = Object.keys(only!.parts);
-  if (roles.length === 0 || !roles.every((r) => r === "date" || r === "time")) return false;
+  if (b.lines.length !== 1) return false;
+  const cells = only!.line.cells;
+  if (!cells.some((c) => c.kind === "time") || !cells.every((c) => c.kind === "time" || c.kind === "text" || c.kind === "integer")) return false;
+  const roles = Object.keys(only!.parts) as ColumnRole[];
+  const timed = roles.filter((r) => r === "date" || r === "time");
+  if (timed.length === 0 || !roles.every((r) => r === "date" || r === "time" || WRAPPING_ROLES.has(r))) return false;
+  if (!timed.every((r) => CLOCK_ONLY.test(only!.parts[r] ?? ""))) return false;
   return !CLOCK.test(`${row.cells.date ?? ""} ${row.cells.time ?? ""}`);
 }
 
 const CLOCK = /\d:\d\d/;
+/** A time of day and nothing else (`05:56:58`, `5:09 PM`). */
+const CLOCK_ONLY = /^\s*\d{1,2}:\d\d(?::\d\d)?(?:\s*[ap]\.?m\.?)?\s*$/i;
 
 /** No line of the block holds a date or a time. */
 const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));
