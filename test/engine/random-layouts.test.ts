@@ -827,6 +827,31 @@ describe("a row broken between its lines by the page break", () => {
   });
 });
 
+describe("a movement printed above its row's date line", () => {
+  test("a figure wrapped inside its decimals, centred above the date line, is the row's movement when the balances chain", () => {
+    // LibreOffice Writer: `+145,207.7` over `8` in a narrow cell, the row's cells centred, so the
+    // figure's first line stands above the date line and its last digit below.
+    const HEAD: Line = [100, [20, "Trans. Date"], [90, "Ref No."], [170, "Remarks"], { r: 420, t: "Amount" }, { r: 510, t: "Balance" }];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      HEAD,
+      [130, [20, "02/01/2026"], [90, "TRX1"], [170, "POS SPAR"], { r: 420, t: "-1,000.00" }, { r: 510, t: "9,000.00" }],
+      [152, [90, "TRX2"], { r: 420, t: "+145,207.7" }],
+      [157, [20, "03/01/2026"], [170, "SALARY"], { r: 510, t: "154,207.78" }],
+      [162, [398, "8"]],
+      [184, [20, "04/01/2026"], [90, "TRX3"], [170, "AIRTIME"], { r: 420, t: "-200.00" }, { r: 510, t: "154,007.78" }],
+    ]);
+    expect(brief(r)).toEqual([
+      ["2026-01-02T00:00:00+01:00", "POS SPAR", "1000.00", "0.00", "9000.00"],
+      ["2026-01-03T00:00:00+01:00", "SALARY", "0.00", "145207.78", "154207.78"],
+      ["2026-01-04T00:00:00+01:00", "AIRTIME", "200.00", "0.00", "154007.78"],
+    ]);
+    expect(r.transactions[1]!.reference).toBe("TRX2");
+    expect(r.checks.verdict).toBe("verified");
+  });
+});
+
 describe("the end of the last row alone on the last page", () => {
   const PAGE2_HEAD: Line = [56, [20, "Date"], [90, "Description"], [330, "Debit"], [400, "Credit"], [470, "Balance"]];
   /** A row whose cells are centred on it: its narration's first line `pitch` above its date line, its last as far below. */

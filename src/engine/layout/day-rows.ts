@@ -67,6 +67,36 @@ export function balanceAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: {
   return { balance: balance!, undated };
 }
 
+/** The cells that state a row's movement (its side and its figure). */
+const MOVEMENT_ROLES = ["debit", "credit", "amount", "drcr"] as const;
+
+/**
+ * The movement of a dated row that prints its balance but no movement, found on the undated line
+ * just above it: the mirror of balanceAbove. A movement cell wrapped in two (a figure Writer broke
+ * inside its decimals, `+145,207.7` over `8`, put back by layout/broken-figures.ts) and centred in
+ * a tall row puts its figure above the row's date line. Taken only when no other row began in
+ * between, the lines from there down are close, and the chain links it: the balance before (the
+ * row above's, or a figure alone above the first row) moved by that movement is this row's
+ * balance, in either order of listing. The movement line's other text stays a line of the table.
+ */
+export function movementAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: { rows: RowDraft[]; amountLines: AmountLine[]; pendings: Pending[] }): { figures: RoleTexts; undated: RoleTexts } | null {
+  const a = s.amountLines[u.amountLine];
+  if (u.row >= 0 || !a || a.rowIndex !== s.rows.length || !hasMovement(a.cells) || figure(a.cells.balance)) return null;
+  if (!figure(parts.balance) || hasMovement(parts) || !closeRun(u.line, line, s.pendings)) return null;
+  const before = s.rows.length > 0 ? s.rows[s.rows.length - 1]!.cells.balance : s.amountLines[u.amountLine - 1]?.cells.balance;
+  const [prev, bal, move] = [amountOf(before), amountOf(parts.balance), movementOf(a.cells)];
+  if (prev === null || bal === null || move === null || (bal - prev !== move && prev - bal !== move)) return null;
+  s.amountLines.splice(u.amountLine, 1);
+  const figures: RoleTexts = {};
+  const undated: RoleTexts = { ...a.cells };
+  for (const role of MOVEMENT_ROLES) {
+    if (a.cells[role] === undefined) continue;
+    figures[role] = a.cells[role];
+    delete undated[role];
+  }
+  return { figures, undated };
+}
+
 /** A line's one signed movement (credit positive), or null when it has none or several. */
 function movementOf(parts: RoleTexts): Kobo | null {
   const { d, c, a, moving } = sidesOf(parts);

@@ -27,6 +27,9 @@ export interface Line {
   continuedOn?: { page: number; y: number };
 }
 
+/** The line with its cells replaced, its text remade from them. */
+export const withCells = (line: Line, cells: Cell[]): Line => ({ ...line, cells, text: cells.map((c) => c.text).join(" ") });
+
 /**
  * A line of rules drawn in characters (`-----  ------`, `=====`, `+-----+----+`), as a text report
  * underlines or boxes its headings, one rule across the page or one under each heading: no

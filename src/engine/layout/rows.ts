@@ -7,7 +7,7 @@ import { attachContinuations, appendParts } from "./continuation.ts";
 import { partGluedAmounts } from "./glued-amounts.ts";
 import { dayHeading, timeKeyed } from "./day-headings.ts";
 import { figuresUnderTwoColumns, proseAcross, wrapsProse } from "./prose.ts";
-import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, type UndatedMoney } from "./day-rows.ts";
+import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, movementAbove, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
 import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
 import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
@@ -421,6 +421,11 @@ function onDatedLine(st: ScanState, tl: TableLine): void {
   if (above) {
     parts.balance = above.balance;
     undatedText(st, st.undatedMoney!.line, above.undated);
+  }
+  const moved = !above && tl.hasMoney && st.undatedMoney ? movementAbove(st.undatedMoney, line, parts, st) : null;
+  if (moved) {
+    Object.assign(parts, moved.figures);
+    undatedText(st, st.undatedMoney!.line, moved.undated);
   }
   st.undatedMoney = null;
   st.rows.push({

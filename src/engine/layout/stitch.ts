@@ -1,7 +1,8 @@
 import { hasClockTime, isWeekdayWord, scanDate, TIME_ONLY, withoutWeekday } from "../dates.ts";
+import { stitchBrokenFigures } from "./broken-figures.ts";
 import { type Cell, cellKind } from "./cells.ts";
 import { headerAt } from "./header.ts";
-import type { Line } from "./lines.ts";
+import { type Line, withCells } from "./lines.ts";
 import { sentenceLine } from "./prose.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
 
@@ -95,7 +96,9 @@ interface Found {
 }
 
 export function stitchBrokenDates(lines: Line[]): Line[] {
-  const out = stitchMeridiems(stitchBrokenTimes(lines));
+  // Figures cut inside their decimals are put back first: every caller of this repair pass (the
+  // whole document's, a parallel part's, a tail scan's check) gets them too.
+  const out = stitchMeridiems(stitchBrokenTimes(stitchBrokenFigures(lines)));
   const pageStarts = firstLineOfEachPage(out);
   for (let i = 0; i < out.length; i++) {
     if (out[i]!.source !== "pdf") continue;
@@ -282,10 +285,6 @@ function timeBeside(line: Line, m: number): number {
 function cellRightAfter(line: Line, k: number): Cell | null {
   const next = line.cells[k + 1];
   return next && next.x0 - line.cells[k]!.x1 <= TIME_GAP * line.h ? next : null;
-}
-
-function withCells(line: Line, cells: Cell[]): Line {
-  return { ...line, cells, text: cells.map((c) => c.text).join(" ") };
 }
 
 /**
