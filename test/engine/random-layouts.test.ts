@@ -827,6 +827,30 @@ describe("a row broken between its lines by the page break", () => {
   });
 });
 
+describe("money headings run together over a column of placeholders", () => {
+  test("a page of debits alone: the credit column's dashes count as its column", () => {
+    // `Deposits Withdrawal Running Balance` in one run, one space apart (a fixed-width font in
+    // wkhtmltopdf); no row on the page is a deposit, so the Deposits column holds only `-`.
+    const row = (y: number, date: string, narration: string, debit: string, balance: string): Line => [y, [20, date], [90, narration], { r: 438, t: "-" }, { r: 496, t: debit }, { r: 549, t: balance }];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Narrative"], [395, "Deposits Withdrawal Running Balance"]],
+      row(130, "02/01/2026", "POS SPAR", "1,000.00", "9,000.00"),
+      row(144, "03/01/2026", "AIRTIME MTN", "500.00", "8,500.00"),
+      row(158, "04/01/2026", "POS SHOPRITE", "200.00", "8,300.00"),
+      row(172, "05/01/2026", "SMS ALERT", "4.00", "8,296.00"),
+    ]);
+    expect(brief(r).map((t) => [t[2], t[3], t[4]])).toEqual([
+      ["1000.00", "0.00", "9000.00"],
+      ["500.00", "0.00", "8500.00"],
+      ["200.00", "0.00", "8300.00"],
+      ["4.00", "0.00", "8296.00"],
+    ]);
+    expect(r.checks.verdict).toBe("verified");
+  });
+});
+
 describe("a movement printed above its row's date line", () => {
   test("a figure wrapped inside its decimals, centred above the date line, is the row's movement when the balances chain", () => {
     // LibreOffice Writer: `+145,207.7` over `8` in a narrow cell, the row's cells centred, so the

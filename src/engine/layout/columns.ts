@@ -545,14 +545,16 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
 
 /**
  * A heading run that reads as one money heading and as several (header.ts `merged`) is several
- * when as many columns of figures stand under it: the body, not the wording, tells "Amount(₦)
+ * when as many columns of figures (or of placeholders for none) stand under it: the body, not the wording, tells "Amount(₦)
  * Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
  * proportional extents; widenColumns then places each on its figures. A repeated header's run is
  * split as the first page's (`first`) was: a last page of a row or two shows too few figures.
  */
 export function splitMergedHeadings(columns: Column[], body: Line[], first: readonly Column[] | null = null): Column[] {
   if (!columns.some((c) => c.merged)) return columns;
-  const figures = anchorLines(body, timeKeyed(columns)).flatMap((l) => l.cells.filter((c) => c.kind === "money"));
+  // Placeholders for no amount (`-`) stand in a money column too: a page of debits alone shows its
+  // credit column only as a column of dashes.
+  const figures = anchorLines(body, timeKeyed(columns)).flatMap((l) => l.cells.filter((c) => c.kind === "money" || (c.kind === "empty" && c.text.trim() !== "")));
   const groups = alignedGroups(figures, alignTolerance(body[0]));
   const tol = RUN_EDGE_TOLERANCE * (body[0]?.h ?? 0);
   return columns.flatMap(({ merged, ...c }) => {
