@@ -36,6 +36,12 @@ describe("statement facts beside and under their labels", () => {
     expect(far.opening).toBeNull();
   });
 
+  test("a period wrapped around its label's line right after a date's separator is one date there", () => {
+    // LibreOffice Writer: `01-01-2026 to 31-03-` over `Period`, `2026` under it.
+    const f = facts([[60, [107, "01-01-2026 to 31-03-"]], [64, [20, "Period"]], [68, [107, "2026"]]]);
+    expect(f.period?.map(day)).toEqual(["2026-01-01", "2026-03-31"]);
+  });
+
   test("values under their labels in summary boxes; the first occurrence wins", () => {
     const f = facts([
       [60, [20, "Opening Balance"], [200, "Total Debit"], [380, "Debit Count"]],

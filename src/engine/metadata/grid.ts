@@ -154,7 +154,7 @@ function valueBeside(lines: Line[], li: number, label: Cell): { text: string; li
   if (runs.length === 0) return null;
   const text = (r: Cell[]) => stripColon(r.map((c) => c.text).join(" "));
   if (runs.length === 2 && Math.abs(runs[0]!.run[0]!.x0 - runs[1]!.run[0]!.x0) <= line.h) {
-    return { text: `${text(runs[0]!.run)} ${text(runs[1]!.run)}`, li: runs[1]!.li, first: runs[0]!.run[0]! };
+    return { text: joinWrapped(text(runs[0]!.run), text(runs[1]!.run)), li: runs[1]!.li, first: runs[0]!.run[0]! };
   }
   const best = runs.reduce((a, b) => (b.dy < a.dy ? b : a));
   return { text: text(best.run), li: best.li, first: best.run[0]! };
@@ -249,8 +249,14 @@ function wrappedValue(lines: Line[], li: number, first: Cell, value: string): st
   const start = below.cells[0];
   if (!start || Math.abs(start.x0 - first.x0) > WRAP_EDGE * line.h || labelField(start.text)) return null;
   const rest = valueRun(below.cells, 0, runGap(below));
-  return rest.length === 0 ? null : `${value} ${rest.map((c) => c.text).join(" ")}`;
+  return rest.length === 0 ? null : joinWrapped(value, rest.map((c) => c.text).join(" "));
 }
+
+/**
+ * A value's two lines as one: a date its cell wrapped right after a separator (`31-03-` over
+ * `2026`) goes on without a space, any other break at a space.
+ */
+const joinWrapped = (first: string, rest: string): string => (/\d[-/.]$/.test(first) && /^\d/.test(rest) ? `${first}${rest}` : `${first} ${rest}`);
 
 /** A label and value in one run: "Period: 30/06/2025 TO 28/02/2026", "Name TEST USER". */
 function splitInline(raw: string): [Field, string] | null {
