@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { dateOrderNote, daysOutOfOrder } from "../../src/engine/sections/date-order.ts";
+import { dateOrderNote, daysOutOfOrder, daysOutsidePeriod, outsidePeriodNote } from "../../src/engine/sections/date-order.ts";
 
 const jan = (d: number) => `2026-01-${String(d).padStart(2, "0")}`;
 
@@ -41,5 +41,22 @@ describe("dateOrderNote", () => {
     expect(dateOrderNote([], dates)).toBeNull();
     expect(dateOrderNote([1], dates)).toBe("Dates out of the statement's order, possibly misread (the balances do not depend on them): row 2 (2026-01-02).");
     expect(dateOrderNote([0, 1, 2, 3, 4], dates)).toContain("row 3 (2026-01-03), and 2 more.");
+  });
+});
+
+describe("daysOutsidePeriod", () => {
+  test("rows before the period's first day or after its last", () => {
+    // A day and month read the wrong way round: 2026-04-03 in a March statement.
+    const days = ["2026-03-01", "2026-03-02", "2026-04-03", "2026-03-31", "2026-02-28"];
+    expect(daysOutsidePeriod(days, "2026-03-01", "2026-03-31")).toEqual([2, 4]);
+    expect(daysOutsidePeriod(["2026-03-01", "2026-03-31"], "2026-03-01", "2026-03-31")).toEqual([]);
+  });
+
+  test("the note names the period and the rows", () => {
+    const dates = ["2026-03-01T00:00:00+01:00", "2026-04-03T00:00:00+01:00"];
+    expect(outsidePeriodNote([], dates, "2026-03-01", "2026-03-31")).toBeNull();
+    expect(outsidePeriodNote([1], dates, "2026-03-01", "2026-03-31")).toBe(
+      "Dates outside the printed statement period (2026-03-01 to 2026-03-31), possibly misread (the balances do not depend on them): row 2 (2026-04-03).",
+    );
   });
 });

@@ -827,6 +827,34 @@ describe("a row broken between its lines by the page break", () => {
   });
 });
 
+describe("dates the chain cannot vouch for", () => {
+  const HEAD: Line = [100, [20, "Date"], [90, "Description"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }];
+  const row = (y: number, date: string, debit: string, balance: string): Line => [y, [20, date], [90, "POS PURCHASE"], { r: 370, t: debit }, { r: 510, t: balance }];
+
+  test("a row out of the date order, and one outside the printed period, are named in the notes; the figures stay verified", () => {
+    const r = read([
+      ...FACTS,
+      [58, [20, "Period: 01/01/2026 to 31/01/2026"]],
+      OPENING,
+      HEAD,
+      row(120, "02/01/2026", "100.00", "9,900.00"),
+      row(134, "03/01/2026", "100.00", "9,800.00"),
+      row(148, "22/01/2026", "100.00", "9,700.00"),
+      row(162, "04/01/2026", "100.00", "9,600.00"),
+      row(176, "05/01/2026", "100.00", "9,500.00"),
+      row(190, "03/02/2026", "100.00", "9,400.00"),
+    ]);
+    expect(r.checks.verdict).toBe("verified");
+    expect(r.checks.notes).toContain("Dates out of the statement's order, possibly misread (the balances do not depend on them): row 3 (2026-01-22).");
+    expect(r.checks.notes).toContain("Dates outside the printed statement period (2026-01-01 to 2026-01-31), possibly misread (the balances do not depend on them): row 6 (2026-02-03).");
+  });
+
+  test("a sorted statement within its period has neither note", () => {
+    const r = read([...FACTS, [58, [20, "Period: 01/01/2026 to 31/01/2026"]], OPENING, HEAD, row(120, "02/01/2026", "100.00", "9,900.00"), row(134, "03/01/2026", "100.00", "9,800.00"), row(148, "04/01/2026", "100.00", "9,700.00")]);
+    expect(r.checks.notes.filter((n) => n.startsWith("Dates "))).toEqual([]);
+  });
+});
+
 describe("money headings run together over a column of placeholders", () => {
   test("a page of debits alone: the credit column's dashes count as its column", () => {
     // `Deposits Withdrawal Running Balance` in one run, one space apart (a fixed-width font in

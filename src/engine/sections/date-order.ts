@@ -1,9 +1,10 @@
 /**
  * A date the balance chain cannot vouch for: the chain checks every figure, but no figure depends
  * on a row's date, so a date read from the wrong row's cell (a wrapped date cell cut by a page
- * break, a serial number read as a day) passes it. A statement lists its rows in date order; a
- * row whose day breaks that order while the rows either side of it keep it is most likely misread,
- * and is said so in the notes.
+ * break, a serial number read as a day, a day and month read the wrong way round) passes it. A
+ * statement lists its rows in date order, within the period it prints; a row whose day breaks
+ * that order while the rows either side of it keep it, or falls outside that period, is most
+ * likely misread, and is said so in the notes.
  */
 
 /** Day steps against the statement's direction, as a share of its steps, above which it is not read as sorted. */
@@ -42,4 +43,21 @@ export function dateOrderNote(rows: readonly number[], dates: readonly string[])
   const shown = rows.slice(0, 3).map((i) => `row ${i + 1} (${dates[i]!.slice(0, 10)})`);
   const more = rows.length > 3 ? `, and ${rows.length - 3} more` : "";
   return `Dates out of the statement's order, possibly misread (the balances do not depend on them): ${shown.join(", ")}${more}.`;
+}
+
+/** Indexes (0-based) of rows whose day (`YYYY-MM-DD`) falls outside the period `[start, end]` (the same form). */
+export function daysOutsidePeriod(days: readonly string[], start: string, end: string): number[] {
+  const out: number[] = [];
+  days.forEach((day, i) => {
+    if (day < start || day > end) out.push(i);
+  });
+  return out;
+}
+
+/** The note for rows daysOutsidePeriod found, or null for none. */
+export function outsidePeriodNote(rows: readonly number[], dates: readonly string[], start: string, end: string): string | null {
+  if (rows.length === 0) return null;
+  const shown = rows.slice(0, 3).map((i) => `row ${i + 1} (${dates[i]!.slice(0, 10)})`);
+  const more = rows.length > 3 ? `, and ${rows.length - 3} more` : "";
+  return `Dates outside the printed statement period (${start} to ${end}), possibly misread (the balances do not depend on them): ${shown.join(", ")}${more}.`;
 }

@@ -10,7 +10,7 @@ import { type PrintedFigures, reconcile, type Reconciled } from "../reconcile.ts
 import type { AccountSection, Checks, Transaction } from "../types.ts";
 import { settleVerdict } from "../verdict.ts";
 import { type DraftTxn, draftTransactions, type KeptRows, keepTransactionRows, rowDates, signedAmountColumn } from "./ledger-rows.ts";
-import { dateOrderNote, daysOutOfOrder } from "./date-order.ts";
+import { dateOrderNote, daysOutOfOrder, daysOutsidePeriod, outsidePeriodNote } from "./date-order.ts";
 import { type TableFigures, tableFigures } from "./table-figures.ts";
 import { withTimeColumn } from "./time-column.ts";
 
@@ -66,10 +66,20 @@ export function readSection(s: SectionScan, ctx: SectionContext): ReadSection {
   const result = reconcileSection(s, kept, dates, figures, facts, ctx);
   sectionNotes(result.checks.notes, { scan, kept, figures, facts });
   const out = sectionOutput(result, facts, dates.order, ctx.profile);
-  const printed = out.section.transactions.map((t) => t.date);
-  const misplaced = dateOrderNote(daysOutOfOrder(printed.map((d) => d.slice(0, 10))), printed);
-  if (misplaced) out.section.checks.notes.push(misplaced);
+  out.section.checks.notes.push(...dateNotes(out.section, facts.period !== null));
   return out;
+}
+
+/**
+ * Notes on dates the chain cannot vouch for (sections/date-order.ts): out of the rows' order, or
+ * outside the period the section prints (`periodPrinted`; otherwise its period is its rows' own).
+ */
+function dateNotes(section: AccountSection, periodPrinted: boolean): string[] {
+  const dates = section.transactions.map((t) => t.date);
+  const days = dates.map((d) => d.slice(0, 10));
+  const [start, end] = [section.metadata.statement_period_start.slice(0, 10), section.metadata.statement_period_end.slice(0, 10)];
+  const notes = [dateOrderNote(daysOutOfOrder(days), dates), periodPrinted ? outsidePeriodNote(daysOutsidePeriod(days, start, end), dates, start, end) : null];
+  return notes.filter((n) => n !== null);
 }
 
 /** The facts the section's header prints, completed by the first section's where it prints none. */
