@@ -827,6 +827,23 @@ describe("a row broken between its lines by the page break", () => {
   });
 });
 
+describe("headings glued after a currency's parenthesis", () => {
+  test("a heading closed by its currency's parenthesis ends there though the next heading's word is glued to it", () => {
+    // pdfmake in Courier, which has no naira sign: `Amount(�)Running Balance Narrative` in one string.
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date Posted"], [100, "Val. Date"], [170, "Amount(\ufffd)Running Balance Narrative"]],
+      [120, [20, "02/01/2026"], [100, "02/01/2026"], { r: 218, t: "(1,000.00)" }, { r: 300, t: "9,000.00" }, [310, "POS SPAR LEKKI"]],
+      [140, [20, "03/01/2026"], [100, "03/01/2026"], { r: 218, t: "500.00" }, { r: 300, t: "9,500.00" }, [310, "SALARY"]],
+    ]);
+    expect(brief(r).map((t) => [t[1], t[2], t[3], t[4]])).toEqual([
+      ["POS SPAR LEKKI", "1000.00", "0.00", "9000.00"],
+      ["SALARY", "0.00", "500.00", "9500.00"],
+    ]);
+  });
+});
+
 describe("dates the chain cannot vouch for", () => {
   const HEAD: Line = [100, [20, "Date"], [90, "Description"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }];
   const row = (y: number, date: string, debit: string, balance: string): Line => [y, [20, date], [90, "POS PURCHASE"], { r: 370, t: debit }, { r: 510, t: balance }];

@@ -300,10 +300,21 @@ function labelWords(text: string): { w: string; at: number }[] {
       continue;
     }
     const cut = w.length <= MAX_JOINED_WORD && !labelRole(w, true) ? joinedLabelCut(w) : -1;
-    if (cut > 0) out.push({ w: w.slice(0, cut), at: m.index }, { w: w.slice(cut), at: m.index + cut });
+    // A heading that ends in its currency's parenthesis ends there: a letter right after it starts
+    // the next heading's first word (`Amount(₦)Running Balance`, a font without the naira sign
+    // printing it as a missing glyph).
+    const close = cut > 0 ? -1 : closedLabelEnd(w);
+    if (close > 0) out.push({ w: w.slice(0, close), at: m.index }, { w: w.slice(close), at: m.index + close });
+    else if (cut > 0) out.push({ w: w.slice(0, cut), at: m.index }, { w: w.slice(cut), at: m.index + cut });
     else out.push({ w, at: m.index });
   }
   return out;
+}
+
+/** Where a word splits after a heading closed by a parenthesis (`Amount(₦)` + `Running`), or -1. */
+function closedLabelEnd(w: string): number {
+  const at = w.search(/\)\p{L}/u);
+  return at > 0 && w.length <= MAX_JOINED_WORD && labelRole(w.slice(0, at + 1), true) ? at + 1 : -1;
 }
 
 /** Where a word splits into two labels (a case change preferred), or -1. */

@@ -9,7 +9,7 @@ import { dayHeading, timeKeyed } from "./day-headings.ts";
 import { figuresUnderTwoColumns, proseAcross, wrapsProse } from "./prose.ts";
 import { balanceAbove, claimAmountsAbove, continuesDay, dateBelowAmounts, figure, hasMovement, movementAbove, type UndatedMoney } from "./day-rows.ts";
 import { type AmountLine, CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TableScan } from "./draft.ts";
-import { type Column, type ColumnRole, completeLabels, type Header, headerAt } from "./header.ts";
+import { type Column, type ColumnRole, completeLabels, type Header, headerAt, headerColumns } from "./header.ts";
 import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import { isRuleLine, type Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
@@ -149,7 +149,7 @@ export function scanRange(st: ScanState, lines: Line[], from: number, to: number
       st.firstColumns = fallback.columns;
       st.headerPage = -1;
     }
-    const h = headerAt(lines, i);
+    const h = repeatedAsFirst(lines, i, headerAt(lines, i), st.firstColumns);
     if (h && !opts.oneAccount && startsOtherAccount(st, line)) continue;
     if (h) {
       const tail = headingTail(lines, i, h);
@@ -273,6 +273,23 @@ const MAX_HEADING_TAIL = 2;
 
 /** The first row starts at least this many times further below a heading tail than the tail is below the heading. */
 const ROW_PADDING_RATIO = 1.5;
+
+/** A header's labels as one string without spaces: the same headings however a run was cut into columns. */
+const labelText = (columns: readonly Column[]): string => columns.map((c) => c.label).join("").replace(/\s+/g, "");
+
+/**
+ * A header read over more lines than the first page's, whose own line alone is the first page's
+ * header again (the same labels): the line under it is no second heading line but the end of a
+ * row the page break cut (`OKAFOR | Access Bank` under `Narrative`, stacked onto the repeated
+ * headings it would have been lost), so the header is that one line.
+ */
+function repeatedAsFirst(lines: Line[], i: number, h: Header | null, first: readonly Column[] | null): Header | null {
+  if (!h || !first || h.lineCount === 1) return h;
+  const want = labelText(first);
+  if (labelText(h.columns) === want) return h;
+  const single = headerColumns(lines[i]!);
+  return single && labelText(single) === want ? { columns: single, lineCount: 1 } : h;
+}
 
 /**
  * Lines right under a header that only finish its labels ("Reference" / "Date ... Balance" /
