@@ -545,8 +545,8 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
 
 /**
  * A heading run that reads as one money heading and as several (header.ts `merged`) is several
- * when as many columns of figures (or of placeholders for none) stand under it: the body, not the wording, tells "Amount(₦)
- * Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
+ * when as many columns of figures (or of placeholders for none) stand under it: the body, not the
+ * wording, tells "Amount(₦) Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
  * proportional extents; widenColumns then places each on its figures. A repeated header's run is
  * split as the first page's (`first`) was: a last page of a row or two shows too few figures.
  */

@@ -328,6 +328,7 @@ function labelAroundValue(lines: Line[], li: number, label: Cell): { field: Fiel
   return value !== null && acceptable(halves.field, value) ? { field: halves.field, value } : null;
 }
 
+/** The value run right of a label on the first line between its halves that holds one and nothing under the label. */
 function valueBetweenHalves(lines: Line[], li: number, tailLine: number, label: Cell): string | null {
   for (let lj = li + 1; lj < tailLine; lj++) {
     const cells = lines[lj]!.cells;
