@@ -24,6 +24,8 @@ export function stitchBrokenFigures(lines: Line[]): Line[] {
     if (line.source !== "pdf") continue;
     for (let k = 0; k < line.cells.length; k++) {
       const head = (out ?? lines)[i]!.cells[k]!;
+      // Every cell of every line passes here: most are settled by their last two characters.
+      if (!endsNearPoint(head.text)) continue;
       const cut = CUT_HEAD.exec(head.text);
       if (!cut) continue;
       const rest = restBelow(out ?? lines, i, head, 2 - cut[1]!.length);
@@ -40,6 +42,9 @@ export function stitchBrokenFigures(lines: Line[]): Line[] {
   }
   return out ?? lines;
 }
+
+/** The text ends at a decimal point or one character after one (a cut figure's last characters). */
+const endsNearPoint = (t: string): boolean => t.charCodeAt(t.length - 1) === 0x2e || t.charCodeAt(t.length - 2) === 0x2e;
 
 /**
  * The rest of a cut figure: on the first line below (same page, within TAIL_DROP glyph heights)
