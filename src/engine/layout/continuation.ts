@@ -1,3 +1,4 @@
+import { TIME_ONLY } from "../dates.ts";
 import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TextPiece } from "./draft.ts";
 import type { ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -535,13 +536,11 @@ function timeLeftOver(b: Block, row: RowDraft): boolean {
   const roles = Object.keys(only!.parts) as ColumnRole[];
   const timed = roles.filter((r) => r === "date" || r === "time");
   if (timed.length === 0 || !roles.every((r) => r === "date" || r === "time" || WRAPPING_ROLES.has(r))) return false;
-  if (!timed.every((r) => CLOCK_ONLY.test(only!.parts[r] ?? ""))) return false;
+  if (!timed.every((r) => TIME_ONLY.test((only!.parts[r] ?? "").trim()))) return false;
   return !CLOCK.test(`${row.cells.date ?? ""} ${row.cells.time ?? ""}`);
 }
 
 const CLOCK = /\d:\d\d/;
-/** A time of day and nothing else (`05:56:58`, `5:09 PM`). */
-const CLOCK_ONLY = /^\s*\d{1,2}:\d\d(?::\d\d)?(?:\s*[ap]\.?m\.?)?\s*$/i;
 
 /** No line of the block holds a date or a time. */
 const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((c) => c.kind !== "date" && c.kind !== "time"));

@@ -57,7 +57,7 @@ export function balanceAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: {
   const a = s.amountLines[u.amountLine];
   if (u.row >= 0 || !a || a.rowIndex !== s.rows.length || hasMovement(a.cells) || !figure(a.cells.balance)) return null;
   if (figure(parts.balance) || !hasMovement(parts) || !closeRun(u.line, line, s.pendings)) return null;
-  const before = s.rows.length > 0 ? s.rows[s.rows.length - 1]!.cells.balance : s.amountLines[u.amountLine - 1]?.cells.balance;
+  const before = balanceBefore(u, s);
   const [prev, bal, move] = [amountOf(before), amountOf(a.cells.balance), movementOf(parts)];
   if (bal === null || move === null || (prev === null && (before !== undefined || s.rows.length > 0))) return null;
   // The figure's DR/CR may be wrapped onto the line below it, so either sign may be the balance.
@@ -66,6 +66,10 @@ export function balanceAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: {
   const { balance, ...undated } = a.cells;
   return { balance: balance!, undated };
 }
+
+/** The balance before the row the undated line belongs to: the last row's, or a figure alone above the first row. */
+const balanceBefore = (u: UndatedMoney, s: { rows: RowDraft[]; amountLines: AmountLine[] }): string | undefined =>
+  s.rows.length > 0 ? s.rows[s.rows.length - 1]!.cells.balance : s.amountLines[u.amountLine - 1]?.cells.balance;
 
 /** The cells that state a row's movement (its side and its figure). */
 const MOVEMENT_ROLES = ["debit", "credit", "amount", "drcr"] as const;
@@ -83,7 +87,7 @@ export function movementAbove(u: UndatedMoney, line: Line, parts: RoleTexts, s: 
   const a = s.amountLines[u.amountLine];
   if (u.row >= 0 || !a || a.rowIndex !== s.rows.length || !hasMovement(a.cells) || figure(a.cells.balance)) return null;
   if (!figure(parts.balance) || hasMovement(parts) || !closeRun(u.line, line, s.pendings)) return null;
-  const before = s.rows.length > 0 ? s.rows[s.rows.length - 1]!.cells.balance : s.amountLines[u.amountLine - 1]?.cells.balance;
+  const before = balanceBefore(u, s);
   const [prev, bal, move] = [amountOf(before), amountOf(parts.balance), movementOf(a.cells)];
   if (prev === null || bal === null || move === null || (bal - prev !== move && prev - bal !== move)) return null;
   s.amountLines.splice(u.amountLine, 1);

@@ -1,4 +1,4 @@
-import { isRuleLine, type Line } from "./lines.ts";
+import { isRuleLine, type Line, withCells } from "./lines.ts";
 import type { Cell } from "./cells.ts";
 import { advanceOffsets } from "./advance.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
@@ -575,7 +575,7 @@ function partedRuns(a: Line, b: Line): [Line, Line, Cell[]] | null {
       if (pieces.length > 1) parts.push(...pieces);
       return pieces;
     });
-    return cells.length === line.cells.length ? line : { ...line, cells, text: cells.map((c) => c.text).join(" ") };
+    return cells.length === line.cells.length ? line : withCells(line, cells);
   };
   const [a2, b2] = [cut(a, b), cut(b, a)];
   return parts.length > 0 ? [a2, b2, parts] : null;
@@ -599,7 +599,7 @@ function stackLines(a: Line, b: Line): Line | null {
     }
   }
   cells.sort((p, q) => p.x0 - q.x0);
-  return { ...a, cells, text: cells.map((c) => c.text).join(" ") };
+  return withCells(a, cells);
 }
 
 /**

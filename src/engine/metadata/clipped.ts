@@ -6,7 +6,7 @@
  * its last word, and the value starts where the case or the kind of character changes.
  */
 import type { Cell } from "../layout/cells.ts";
-import type { Line } from "../layout/lines.ts";
+import { type Line, withCells } from "../layout/lines.ts";
 
 /** Labels a sheet's header block prints in a narrow first column (title case, as sheets write them). */
 const CLIPPABLE = [
@@ -54,6 +54,6 @@ export function ungluedLines(lines: Line[]): Line[] {
       changed = true;
       return { ...c, text, words: undefined };
     });
-    return changed ? { ...line, cells, text: cells.map((c) => c.text).join(" ") } : line;
+    return changed ? withCells(line, cells) : line;
   });
 }

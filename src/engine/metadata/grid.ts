@@ -6,7 +6,7 @@
  */
 import { scanDate, scanPeriod } from "../dates.ts";
 import type { Cell } from "../layout/cells.ts";
-import type { Line } from "../layout/lines.ts";
+import { type Line, withCells } from "../layout/lines.ts";
 import { type Field, isLabel, labelField, splitAtLabels, startsPair } from "./labels.ts";
 import { openRange, PERIOD_JOINER } from "./period.ts";
 import { acceptable } from "./values.ts";
@@ -360,5 +360,5 @@ function splitLabelledRuns(line: Line): Line {
       cells.push({ text, x0: c.x0 + p.start * per, x1: c.x0 + (p.start + text.length) * per, kind: "text" });
     }
   }
-  return changed ? { ...line, cells, text: cells.map((c) => c.text).join(" ") } : line;
+  return changed ? withCells(line, cells) : line;
 }

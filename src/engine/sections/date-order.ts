@@ -39,10 +39,13 @@ export function daysOutOfOrder(days: readonly string[]): number[] {
 
 /** The note for rows daysOutOfOrder found, or null for none. `dates`: the rows' dates as the response prints them. */
 export function dateOrderNote(rows: readonly number[], dates: readonly string[]): string | null {
-  if (rows.length === 0) return null;
+  return rows.length === 0 ? null : `Dates out of the statement's order, possibly misread (the balances do not depend on them): ${rowsListed(rows, dates)}.`;
+}
+
+/** The first three rows (1-based) with their days, and how many more: `row 3 (2026-01-22), and 2 more`. */
+function rowsListed(rows: readonly number[], dates: readonly string[]): string {
   const shown = rows.slice(0, 3).map((i) => `row ${i + 1} (${dates[i]!.slice(0, 10)})`);
-  const more = rows.length > 3 ? `, and ${rows.length - 3} more` : "";
-  return `Dates out of the statement's order, possibly misread (the balances do not depend on them): ${shown.join(", ")}${more}.`;
+  return `${shown.join(", ")}${rows.length > 3 ? `, and ${rows.length - 3} more` : ""}`;
 }
 
 /** Indexes (0-based) of rows whose day (`YYYY-MM-DD`) falls outside the period `[start, end]` (the same form). */
@@ -56,8 +59,5 @@ export function daysOutsidePeriod(days: readonly string[], start: string, end: s
 
 /** The note for rows daysOutsidePeriod found, or null for none. */
 export function outsidePeriodNote(rows: readonly number[], dates: readonly string[], start: string, end: string): string | null {
-  if (rows.length === 0) return null;
-  const shown = rows.slice(0, 3).map((i) => `row ${i + 1} (${dates[i]!.slice(0, 10)})`);
-  const more = rows.length > 3 ? `, and ${rows.length - 3} more` : "";
-  return `Dates outside the printed statement period (${start} to ${end}), possibly misread (the balances do not depend on them): ${shown.join(", ")}${more}.`;
+  return rows.length === 0 ? null : `Dates outside the printed statement period (${start} to ${end}), possibly misread (the balances do not depend on them): ${rowsListed(rows, dates)}.`;
 }
