@@ -18,13 +18,16 @@ export interface Cell {
   words?: Token[];
 }
 
+/** Points between two tokens that a space stood between (a space is 2 points or more at 8 points; abutting strings are 0). */
+const WORD_GAP = 1;
+
 /** A lone dash, hyphen or en/em dash. */
 const DASH = /^[-\u2010-\u2015]$/;
 
 const DRCR = /^(?:DR|CR|D|C|Debit|Credit|Dr\.?|Cr\.?)$/i;
 
-/** A currency code after an amount ("39,582.84 NGN"). */
-const CURRENCY_CODE = /^[A-Z]{3}$/;
+/** A currency code after an amount ("39,582.84 NGN"), with the amount's DR/CR after it ("6,984.35 NGN DR"). */
+const CURRENCY_CODE = /^[A-Z]{3}(?: (?:DR|CR))?$/;
 
 /**
  * "03/01/" whose year went to the next line (the trailing separator tells it from a fraction), or
@@ -111,7 +114,8 @@ export function splitTyped(tokens: Token[]): Cell[] {
         continue;
       }
       if (next && /^[(+-]?(?:₦|NGN|N|\$|#)$/.test(t.text) && /^[\d(+-]/.test(next.text)) {
-        const text = `${t.text}${next.text}`;
+        // Words apart keep their space: the pair is text again when a narration holds it (`... LEKKI NGN 5,000.00 TERM`).
+        const text = `${t.text}${next.x0 - t.x1 > WORD_GAP ? " " : ""}${next.text}`;
         out.push({ text, x0: t.x0, x1: next.x1, kind: cellKind(text) });
         taken = 2;
       } else {
@@ -142,7 +146,7 @@ export function splitTyped(tokens: Token[]): Cell[] {
     i += taken;
   }
   // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR"); or by its currency code,
-  // drawn in the same string: one amount ("39,582.84 NGN"), which no single-valued amount column
+  // drawn in the same string: one amount ("39,582.84 NGN", "39,582.84 NGN CR"), which no single-valued amount column
   // could otherwise take whole.
   for (let k = out.length - 2; k >= 0; k--) {
     const a = out[k]!;
