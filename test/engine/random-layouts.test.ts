@@ -95,7 +95,7 @@ describe("signs and parentheses on currency marks", () => {
   test("an amount's DR/CR suffix drawn in one string with the next amount's currency mark still signs it", () => {
     const at = (text: string, x0: number, x1: number) => ({ text, x0, x1 });
     const cells = splitTyped([at("NGN", 364, 390), at("73,200.04", 392, 447), at("CR", 454, 466), at("NGN", 473, 499), at("1,023,650.89", 501, 575)]);
-    expect(cells.map((c) => [c.text, c.kind])).toEqual([["NGN73,200.04 CR", "money"], ["NGN1,023,650.89", "money"]]);
+    expect(cells.map((c) => [c.text, c.kind])).toEqual([["NGN 73,200.04 CR", "money"], ["NGN 1,023,650.89", "money"]]);
     // A marker word inside a phrase stays a word.
     expect(splitTyped([at("TOTAL", 10, 40), at("CR", 44, 56), at("NGN", 60, 80)]).map((c) => c.kind)).toEqual(["text"]);
   });
@@ -1004,5 +1004,68 @@ describe("the end of the last row alone on the last page", () => {
     expect(r.metadata.bank).toBe("unknown");
     const dated = read(first, [[40, [250, "11 Jun 2026"]]]);
     expect(dated.transactions[1]!.reference).toBe("TRX2");
+  });
+});
+
+describe("narrations that print dates, times and figures", () => {
+  test("a narration's figure, on the date line or wrapped onto a line of its own, is narration text and stretches no money column", () => {
+    // A POS narration that prints its amount (`SHOPRITE NGN 5,000.00`): the figures form a group of
+    // their own inside the narration's slot, which must not widen the Debit column over the narration.
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Description"], { r: 370, t: "Debit" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }],
+      [120, [20, "02/01/2026"], [90, "POS SHOPRITE"], [170, "NGN 5,000.00"], { r: 370, t: "5,000.00" }, { r: 510, t: "5,000.00" }],
+      [132, [90, "TERM 1234"]],
+      [150, [20, "03/01/2026"], [90, "TRANSFER TO ADA"], { r: 370, t: "1,000.00" }, { r: 510, t: "4,000.00" }],
+      [162, [90, "NGN 1,000.00 REF 77"]],
+      [180, [20, "04/01/2026"], [90, "POS SPAR"], [150, "NGN 2,500.00"], { r: 370, t: "2,500.00" }, { r: 510, t: "1,500.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[1], t[2]])).toEqual([
+      ["POS SHOPRITE NGN 5,000.00 TERM 1234", "5000.00"],
+      ["TRANSFER TO ADA NGN 1,000.00 REF 77", "1000.00"],
+      ["POS SPAR NGN 2,500.00", "2500.00"],
+    ]);
+    expect(r.checks.verdict).toBe("verified");
+  });
+
+  test("a time wrapped onto a narration's line of its own, beside a Time column, is the narration's", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [80, "Time"], [130, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
+      [120, [20, "02/01/2026"], [80, "10:05:00"], [130, "TRANSFER FROM ADA 01-01-2026"], { r: 440, t: "1,000.00" }, { r: 510, t: "11,000.00" }],
+      [132, [130, "09:15:22"]],
+      [150, [20, "03/01/2026"], [80, "11:00:00"], [130, "AIRTIME"], { r: 440, t: "-500.00" }, { r: 510, t: "10,500.00" }],
+    ]);
+    expect(r.transactions.map((t) => [t.date, t.narration])).toEqual([
+      ["2026-01-02T10:05:00+01:00", "TRANSFER FROM ADA 01-01-2026 09:15:22"],
+      ["2026-01-03T11:00:00+01:00", "AIRTIME"],
+    ]);
+  });
+
+  test("a month-first date wrapped after its month (`January` over `2, 2026`) is one date", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
+      [120, [20, "January"]],
+      [132, [20, "2, 2026"], [90, "TRANSFER FROM ADA"], { r: 440, t: "1,000.00" }, { r: 510, t: "11,000.00" }],
+      [156, [20, "January"]],
+      [168, [20, "3, 2026"], [90, "AIRTIME"], { r: 440, t: "-500.00" }, { r: 510, t: "10,500.00" }],
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-02T00:00:00+01:00", "TRANSFER FROM ADA"],
+      ["2026-01-03T00:00:00+01:00", "AIRTIME"],
+    ]);
+  });
+
+  test("a currency code after the figure, before its DR/CR or inside its parentheses, is the amount's", () => {
+    const at = (text: string, x0: number, x1: number) => ({ text, x0, x1 });
+    expect(splitTyped([at("6,984.35", 454, 501), at("NGN", 504, 528), at("DR", 531, 551)]).map((c) => [c.text, c.kind])).toEqual([["6,984.35 NGN DR", "money"]]);
+    expect(splitTyped([at("(17,158.19", 376, 440), at("NGN)", 443, 468)]).map((c) => [c.text, c.kind])).toEqual([["(17,158.19 NGN)", "money"]]);
+    // A mark a word space before its figure keeps the space (a narration prints it); one drawn against it does not.
+    expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 127, 170)]).map((c) => c.text)).toEqual(["NGN 5,000.00"]);
+    expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 124.2, 167)]).map((c) => c.text)).toEqual(["NGN5,000.00"]);
   });
 });

@@ -660,6 +660,7 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
     merged.forEach((g, k) => widen(moneyIdx[k]!, g));
   } else {
     for (const g of merged) {
+      if (inNarrationSlot(g, columns)) continue;
       let best = -1;
       let bestD = Infinity;
       for (const j of moneyIdx) {
@@ -708,6 +709,15 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
   // After that: the edge is read from the rows themselves, which outweighs a heading printed wider than its column.
   learnGluedEdges(out, columns, anchors, t);
   return out;
+}
+
+/**
+ * Figures from a narration's slot (its heading's start to the next heading's): a narration that
+ * prints an amount (`POS ... SHOPRITE NGN 19,326.61`) makes a group of its own, which widening
+ * the nearest money column to it would stretch over the narration.
+ */
+function inNarrationSlot(g: Group, columns: Column[]): boolean {
+  return columns.some((c, j) => (c.role === "narration" || c.role === "reference") && c.x0 <= g.x0 && j + 1 < columns.length && g.x1 <= columns[j + 1]!.x0);
 }
 
 /** A word starting this close before a column's left edge (share of the glyph height) still starts that column. */

@@ -1,6 +1,6 @@
 import type { Cell } from "./cells.ts";
 import type { Assigned } from "./columns.ts";
-import type { Column } from "./header.ts";
+import type { Column, ColumnRole } from "./header.ts";
 import type { RoleTexts } from "./draft.ts";
 
 /**
@@ -11,16 +11,21 @@ import type { RoleTexts } from "./draft.ts";
 /**
  * A date printed inside the narration ("SALARY ARREARS FOR" / "15/12/2023 PERIOD") lands in the
  * date column by type alone; when it does not touch the date column's band but lies in a text
- * column's, it belongs to that text column and must not start a row.
+ * column's, it belongs to that text column and must not start a row. So does a time wrapped onto
+ * a narration's line of its own (`... 03-01-2026` / `05:41:38`) beside a time column, and a
+ * narration's figure (`POS ... SHOPRITE LEKKI` / `NGN 5,363.59 TERM 76869207`) that lies wholly
+ * in the narration's band, clear of every money column: it is no row's amount.
  */
-export function moveStrayDates(columns: Column[], byColumn: Cell[][]): void {
+export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
   columns.forEach((col, j) => {
-    if (col.role !== "date" && col.role !== "value_date") return;
+    const share = DATE_ROLES.has(col.role) ? 0.5 : MONEY_ROLES.has(col.role) ? 1 : 0;
+    if (share === 0) return;
     const cells = byColumn[j]!;
     for (let k = cells.length - 1; k >= 0; k--) {
       const c = cells[k]!;
       if (Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0) > 0) continue;
-      const home = columns.findIndex((t, i) => i !== j && (t.role === "narration" || t.role === "reference" || t.role === "other") && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= 0.5);
+      if (share === 1 && columns.some((t) => MONEY_ROLES.has(t.role) && Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0) > 0)) continue;
+      const home = columns.findIndex((t, i) => i !== j && TEXT_ROLES.has(t.role) && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= share);
       if (home < 0) continue;
       cells.splice(k, 1);
       byColumn[home]!.push(c);
@@ -28,6 +33,10 @@ export function moveStrayDates(columns: Column[], byColumn: Cell[][]): void {
     }
   });
 }
+
+const DATE_ROLES: ReadonlySet<ColumnRole> = new Set(["date", "value_date", "time"]);
+const MONEY_ROLES: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
+const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
 /** A reference-like token: letters and digits with at least one digit, no spaces ("FT2409031000", "NIP/240903/11"). */
 const REF_TOKEN = /^(?=\S*\d)[A-Z0-9][A-Z0-9/_.-]{5,}$/i;

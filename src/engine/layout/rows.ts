@@ -13,7 +13,7 @@ import { type Column, type ColumnRole, completeLabels, type Header, headerAt, he
 import { BALANCE_LABEL_ONLY, BARE_NUMBER, CLOSING_LABEL, NOT_POSTED, OPENING_LABEL, PAGE_FOOTER } from "./labels.ts";
 import { isRuleLine, type Line } from "./lines.ts";
 import { setApartWrappedLabels } from "./wrapped-labels.ts";
-import { moveStrayDates, recoverSerialDates, splitRunTogetherReference, textsByRole, withinBands } from "./repairs.ts";
+import { moveStrayCells, recoverSerialDates, splitRunTogetherReference, textsByRole, withinBands } from "./repairs.ts";
 
 export type { AmountLine, RoleTexts, RowDraft, TableScan } from "./draft.ts";
 export { CLOSING_LABEL, OPENING_LABEL } from "./labels.ts";
@@ -374,7 +374,7 @@ function readTableLine(st: ScanState, line: Line, columns: Column[]): TableLine 
   // Columns read from the body (headerPage -1) hold for every page.
   const weight = line.source === "sheet" ? SHEET_DISTANCE_WEIGHT : st.headerPage === line.page || st.headerPage === -1 ? 1 : FOREIGN_HEADER_DISTANCE_WEIGHT;
   const assigned = assignCells(cutAtColumnEdges(partGluedAmounts(line, columns), columns), columns, weight);
-  if (weight >= 1) moveStrayDates(columns, assigned.byColumn);
+  moveStrayCells(columns, assigned.byColumn);
   if (line.source === "sheet") recoverSerialDates(columns, assigned);
   // A sentence across the table is remembered even where most of its cells fit no column, so
   // its wrapped next line is known for its continuation.

@@ -34,8 +34,8 @@ const MONTH_NAME = "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june
  * "2026", WebKit in a narrow centred cell).
  */
 const MONTH_HEAD = new RegExp(`^${MONTH_NAME}\\.?$`, "i");
-/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08", "03,"). */
-const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:[-/.: ]?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$/;
+/** A later piece: the rest of a day, month, year or time ("4", "24", "08-", "13T19:", "47:36", ":08", "03,", a month-first date's "2, 2026" under its "January"). */
+const PIECE = /^[-/.:]?[\dA-Za-z]{1,9}(?:(?:, ?|[-/.: ])?[\dA-Za-z]{1,4}){0,3}[-/.:T,]?$/;
 
 /** Two pieces joined: digits and separators without a space, words with one. */
 function glue(a: string, b: string): string {
