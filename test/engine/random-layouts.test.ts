@@ -1068,4 +1068,38 @@ describe("narrations that print dates, times and figures", () => {
     expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 127, 170)]).map((c) => c.text)).toEqual(["NGN 5,000.00"]);
     expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 124.2, 167)]).map((c) => c.text)).toEqual(["NGN5,000.00"]);
   });
+
+  test("a time beside a wrapped date's last piece, where the head's line starts its narration, is the narration's", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      // A date column too narrow for its dates: each wraps over three lines, and the narration
+      // starts a word space after the year.
+      [100, [20, "Date"], [48, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
+      [120, [20, "12-"], [48, "TRANSFER FROM ADA 11-01-2026"]],
+      [132, [20, "01-"], { r: 440, t: "1,000.00" }, { r: 510, t: "11,000.00" }],
+      [144, [20, "2026"], [48, "02:03:04"]],
+      [168, [20, "13-"], [48, "AIRTIME"]],
+      [180, [20, "01-"], { r: 440, t: "-500.00" }, { r: 510, t: "10,500.00" }],
+      [192, [20, "2026"]],
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-12T00:00:00+01:00", "TRANSFER FROM ADA 11-01-2026 02:03:04"],
+      ["2026-01-13T00:00:00+01:00", "AIRTIME"],
+    ]);
+  });
+
+  test("a narration's date cut by the page break takes no word of a later run that merely ends on its edge", () => {
+    const HEAD: Line = [100, [20, "Date"], [90, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }];
+    const r = read(
+      [...FACTS, OPENING, HEAD, [120, [20, "02/01/2026"], [90, "POS SPAR LAGOS NG"], [250, "11-01-"], { r: 440, t: "-1,000.00" }, { r: 510, t: "9,000.00" }], [132, [90, "2026"]]],
+      [
+        [[40, [20, "Date"], [90, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }]][0]!,
+        [60, [20, "03/01/2026"], [90, "AIRTIME"], { r: 440, t: "-500.00" }, { r: 510, t: "8,500.00" }],
+        [80, [20, "04/01/2026"], [90, "TRANSFER 0534364938"], { r: 440, t: "200.00" }, { r: 510, t: "8,700.00" }],
+        [92, { r: 276.4, t: "12 January 2026 13:02:00" }],
+      ],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LAGOS NG 11-01-2026", "AIRTIME", "TRANSFER 0534364938 12 January 2026 13:02:00"]);
+  });
 });

@@ -229,7 +229,9 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     const gap = below.y - prev.y;
     const far = below.page === prev.page && (gap > NEXT_LINE * line.h || (best !== null && gap > SAME_PITCH * pitch));
     // The offer that makes the date read, else the first (a date may need more pieces).
-    const offers = m >= 0 ? piecesIn(below.cells[m]!) : [];
+    // A run's first word is a piece only on the head's left edge: a run that merely ends on the
+    // head's right edge (`12 January 2026 13:02:00`, a narration's own date) offers no word of it.
+    const offers = m >= 0 ? piecesIn(below.cells[m]!).filter((o) => !o.rest || Math.abs(o.part.x0 - head.x0) <= tol) : [];
     const offered = offers.find((o) => scanDate(glue(text, o.part.text)) !== null) ?? offers[0] ?? null;
     if (far || (below.page === prev.page && m >= 0 && !offered)) {
       // A date that does not read yet goes on somewhere: where its page ends in a footer (a gap,
@@ -263,7 +265,7 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
     pieces.push(offered.rest ? { line: j, cell: m, part: piece, rest: offered.rest } : { line: j, cell: m });
     // The time printed after the date on the same line of its cell, set apart by a wider space
     // ("02 Jan," over "2026" and "12:51" over "PM"), is the date's.
-    const time = readable && !offered.rest ? timeBeside(below, m) : -1;
+    const time = readable && !offered.rest ? timeBeside(below, m, nextColumnStart(line, head)) : -1;
     if (time >= 0 && scanDate(`${text} ${below.cells[time]!.text}`) !== null) {
       text = `${text} ${below.cells[time]!.text}`;
       pieces.push({ line: j, cell: time });
@@ -275,10 +277,19 @@ function stitchFrom(lines: Line[], pageStarts: ReadonlyMap<number, number>, i: n
   return best;
 }
 
-/** The time of day right after cell m of a line (within TIME_GAP glyph heights), or -1. */
-function timeBeside(line: Line, m: number): number {
+/**
+ * The time of day right after cell m of a line (within TIME_GAP glyph heights), or -1. A time
+ * starting where the head's line starts its next cell is in the next column: a narration that
+ * prints a time (`... 11-01-2026` over `02:03:04`), wrapped beside a date's last piece.
+ */
+function timeBeside(line: Line, m: number, nextColumn: number): number {
   const next = cellRightAfter(line, m);
-  return next && TIME_ONLY.test(next.text) ? m + 1 : -1;
+  return next && TIME_ONLY.test(next.text) && next.x0 < nextColumn - SAME_EDGE * line.h ? m + 1 : -1;
+}
+
+/** Where the cell after the head starts on the head's line (Infinity: none follows it). */
+function nextColumnStart(line: Line, head: Cell): number {
+  return line.cells.find((c) => c.x0 >= head.x1)?.x0 ?? Infinity;
 }
 
 /** The cell after cell k of a line when it starts within TIME_GAP glyph heights of it (a date's time, set a wider space apart). */
