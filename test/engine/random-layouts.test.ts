@@ -1102,4 +1102,17 @@ describe("narrations that print dates, times and figures", () => {
     );
     expect(brief(r).map((t) => t[1])).toEqual(["POS SPAR LAGOS NG 11-01-2026", "AIRTIME", "TRANSFER 0534364938 12 January 2026 13:02:00"]);
   });
+
+  test("a narration's line that ends in a date keeps its words before the date (`NG 11-JAN-26`), on a page without headings", () => {
+    const row = (y: number, n: string, date: string, text: string, amount: string, balance: string): Line => [y, [20, n], [40, date], [130, text], { r: 440, t: amount }, { r: 510, t: balance }];
+    const r = read(
+      [...FACTS, OPENING, [100, [20, "#"], [40, "Date"], [130, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }], row(120, "1", "10-JAN-26 9:20 AM", "AIRTIME", "-500.00", "9,500.00")],
+      [
+        row(40, "2", "12-JAN-26 1:59 PM", "POS PURCHASE LAGOS", "-1,000.00", "8,500.00"),
+        [52, [130, "NG"], [146, "11-JAN-26"]],
+        row(70, "3", "13-JAN-26 8:00 AM", "SALARY", "5,000.00", "13,500.00"),
+      ],
+    );
+    expect(brief(r).map((t) => t[1])).toEqual(["AIRTIME", "POS PURCHASE LAGOS NG 11-JAN-26", "SALARY"]);
+  });
 });

@@ -14,18 +14,22 @@ import type { RoleTexts } from "./draft.ts";
  * column's, it belongs to that text column and must not start a row. So does a time wrapped onto
  * a narration's line of its own (`... 03-01-2026` / `05:41:38`) beside a time column, and a
  * narration's figure (`POS ... SHOPRITE LEKKI` / `NGN 5,363.59 TERM 76869207`) that lies wholly
- * in the narration's band, clear of every money column: it is no row's amount.
+ * in the narration's band, clear of every money column: it is no row's amount. Words the
+ * placement pushed left of such a cell (`NG` of `NG 11-JAN-26`, sent to a serial column so that
+ * the date could take the date column) go back with it, for the same reason.
  */
 export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
   columns.forEach((col, j) => {
-    const share = DATE_ROLES.has(col.role) ? 0.5 : MONEY_ROLES.has(col.role) ? 1 : 0;
-    if (share === 0) return;
+    const share = DATE_ROLES.has(col.role) ? 0.5 : 1;
     const cells = byColumn[j]!;
     for (let k = cells.length - 1; k >= 0; k--) {
       const c = cells[k]!;
       if (Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0) > 0) continue;
-      if (share === 1 && columns.some((t) => MONEY_ROLES.has(t.role) && Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0) > 0)) continue;
-      const home = columns.findIndex((t, i) => i !== j && TEXT_ROLES.has(t.role) && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= share);
+      if (MONEY_ROLES.has(col.role) && columns.some((t) => MONEY_ROLES.has(t.role) && Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0) > 0)) continue;
+      // A figure goes only to a narration or reference: an `other` column may be money whose
+      // heading was not read (`Withdrawa` over `l`).
+      const homes = MONEY_ROLES.has(col.role) || c.kind === "money" ? WORD_ROLES : TEXT_ROLES;
+      const home = columns.findIndex((t, i) => i !== j && homes.has(t.role) && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= share);
       if (home < 0) continue;
       cells.splice(k, 1);
       byColumn[home]!.push(c);
@@ -37,6 +41,7 @@ export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
 const DATE_ROLES: ReadonlySet<ColumnRole> = new Set(["date", "value_date", "time"]);
 const MONEY_ROLES: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
 const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+const WORD_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
 
 /** A reference-like token: letters and digits with at least one digit, no spaces ("FT2409031000", "NIP/240903/11"). */
 const REF_TOKEN = /^(?=\S*\d)[A-Z0-9][A-Z0-9/_.-]{5,}$/i;
