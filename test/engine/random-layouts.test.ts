@@ -1094,7 +1094,7 @@ describe("narrations that print dates, times and figures", () => {
     const r = read(
       [...FACTS, OPENING, HEAD, [120, [20, "02/01/2026"], [90, "POS SPAR LAGOS NG"], [250, "11-01-"], { r: 440, t: "-1,000.00" }, { r: 510, t: "9,000.00" }], [132, [90, "2026"]]],
       [
-        [[40, [20, "Date"], [90, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }]][0]!,
+        [40, [20, "Date"], [90, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
         [60, [20, "03/01/2026"], [90, "AIRTIME"], { r: 440, t: "-500.00" }, { r: 510, t: "8,500.00" }],
         [80, [20, "04/01/2026"], [90, "TRANSFER 0534364938"], { r: 440, t: "200.00" }, { r: 510, t: "8,700.00" }],
         [92, { r: 276.4, t: "12 January 2026 13:02:00" }],
