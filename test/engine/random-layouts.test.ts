@@ -1115,4 +1115,22 @@ describe("narrations that print dates, times and figures", () => {
     );
     expect(brief(r).map((t) => t[1])).toEqual(["AIRTIME", "POS PURCHASE LAGOS NG 11-JAN-26", "SALARY"]);
   });
+
+  test("a date's rest drawn in one fixed-width run with the narration's reference (`01-02 328831602752`) completes the date; the reference stays the narration's", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [50, "Details"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
+      [120, [20, "2026-"], [50, "ELECTRONIC LEVY"]],
+      [125, { r: 440, t: "-50.00" }, { r: 510, t: "9,950.00" }],
+      [130, [20, "01-02 328831602752"]],
+      [150, [20, "2026-"], [50, "SALARY"]],
+      [155, { r: 440, t: "500.00" }, { r: 510, t: "10,450.00" }],
+      [160, [20, "01-03 965012085409"]],
+    ]);
+    expect(brief(r).map((t) => [t[0], t[1]])).toEqual([
+      ["2026-01-02T00:00:00+01:00", "ELECTRONIC LEVY 328831602752"],
+      ["2026-01-03T00:00:00+01:00", "SALARY 965012085409"],
+    ]);
+  });
 });

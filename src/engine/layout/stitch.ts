@@ -69,8 +69,11 @@ function isHead(c: Cell): boolean {
 /** A piece without a figure is a month's name or a meridiem ("Jan-" over "2026", "5:40" over "PM"), never other words (a footer's "Generated on"). */
 const WORD_PIECE = new RegExp(`^${MONTH_NAME}\\.?[-/,]?$|^[ap]\\.?m\\.?$`, "i");
 
+/** Five digits or more in a row: a reference or an account number, no part of a date (`01-02` before `328831602752` in one fixed-width run). */
+const LONG_NUMBER = /\d{5}/;
+
 function isPiece(c: Cell): boolean {
-  return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text) && (/\d/.test(c.text) || WORD_PIECE.test(c.text));
+  return noComma(c) && c.text.length <= MAX_PIECE && PIECE.test(c.text) && !LONG_NUMBER.test(c.text) && (/\d/.test(c.text) || WORD_PIECE.test(c.text));
 }
 
 /**
