@@ -1133,4 +1133,26 @@ describe("narrations that print dates, times and figures", () => {
       ["2026-01-03T00:00:00+01:00", "SALARY 965012085409"],
     ]);
   });
+
+  test("a narration's token broken over two lines after a solidus, or a long number cut alone on its line, is joined without a space", () => {
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [80, "Description"], { r: 440, t: "Amount" }, { r: 510, t: "Balance" }],
+      [120, [20, "02/01/2026"], [80, "AIRTIME/08031985328/"], { r: 440, t: "-500.00" }, { r: 510, t: "9,500.00" }],
+      [132, [80, "MTN/25296.91"]],
+      [150, [20, "03/01/2026"], [80, "NIP TRANSFER SESSION"], { r: 440, t: "1,000.00" }, { r: 510, t: "10,500.00" }],
+      [162, [80, "5876231121271686525198"]],
+      [174, [80, "26688085 02-01-2026"]],
+      [192, [20, "04/01/2026"], [80, "TRANSFER FROM ADA"], { r: 440, t: "200.00" }, { r: 510, t: "10,700.00" }],
+      [204, [80, "0813955545"]],
+      [216, [80, "02-01-2026 SALARY"]],
+    ]);
+    expect(brief(r).map((t) => t[1])).toEqual([
+      "AIRTIME/08031985328/MTN/25296.91",
+      "NIP TRANSFER SESSION 587623112127168652519826688085 02-01-2026",
+      // An account number alone on its line, then a date: two words.
+      "TRANSFER FROM ADA 0813955545 02-01-2026 SALARY",
+    ]);
+  });
 });

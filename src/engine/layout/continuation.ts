@@ -1,4 +1,4 @@
-import { TIME_ONLY } from "../dates.ts";
+import { scanDate, TIME_ONLY } from "../dates.ts";
 import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TextPiece } from "./draft.ts";
 import type { ColumnRole } from "./header.ts";
 import type { Line } from "./lines.ts";
@@ -615,10 +615,13 @@ function besideDateEnd(b: Block, row: RowDraft): number {
 export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "after", at?: { page: number; y: number }): void {
   for (const [role, text] of Object.entries(parts) as [ColumnRole, string][]) {
     const have = row.cells[role];
+    // The line the new one follows, where the row remembers its lines (else all it holds so far).
+    let above = have;
     if (at) {
       row.pieces ??= {};
       const list = (row.pieces[role] ??= have ? [{ page: row.page, y: row.y, text: have }] : []);
       const piece = { page: at.page, y: at.y, text };
+      above = list[list.length - 1]?.text;
       if (where === "after") list.push(piece);
       else list.unshift(piece);
     }
@@ -626,21 +629,37 @@ export function appendParts(row: RowDraft, parts: RoleTexts, where: "before" | "
       row.cells[role] = text;
       continue;
     }
-    row.cells[role] = where === "after" ? joinPieces(role, have, text) : joinPieces(role, text, have);
+    row.cells[role] = where === "after" ? joinPieces(role, have, text, above) : joinPieces(role, text, have);
   }
 }
 
 /**
- * Two lines of one cell joined: references wrap mid-token, narrations between words, before a "/"
- * that joins two parts of one token, or after a hyphen inside a token (`INV-` / `3002`: line
- * breakers break after a hyphen, and a hyphen with a space before it is a separator, kept apart).
+ * Two lines of one cell joined: references wrap mid-token, narrations between words, before or
+ * after a "/" that joins two parts of one token (`AIRTIME/08031985328/` / `MTN/25296.91`: line
+ * breakers break after a solidus), or after a hyphen inside a token (`INV-` / `3002`: line
+ * breakers break after a hyphen, and a hyphen with a space before it is a separator, kept apart),
+ * or inside a number too long for the column, alone on its line (a 30-digit NIP session id cut
+ * as `5876231121271686525198` over `26688085 January 3, 2026`).
  */
-function joinPieces(role: ColumnRole, first: string, second: string): string {
+function joinPieces(role: ColumnRole, first: string, second: string, firstLine: string = first): string {
   const glued =
     (role === "reference" && /\w$/.test(first) && /^\w/.test(second)) ||
+    (role === "narration" && CUT_NUMBER.test(firstLine.trim()) && numberGoesOn(second)) ||
     (role === "narration" && /\S$/.test(first) && /^\/\S/.test(second)) ||
+    (role === "narration" && /\S\/$/.test(first) && /^\S/.test(second)) ||
     ((role === "narration" || role === "reference") && /[^\s-]-$/.test(first) && /^[\p{L}\d]/u.test(second));
   return glued ? `${first}${second}` : `${first} ${second}`;
+}
+
+/** A line of ten digits or more and nothing else: a number cut where its column ends, when the next line goes on with digits. */
+const CUT_NUMBER = /^\d{10,}$/;
+
+/** The line opens with three digits or more that start no date (`26688085 ...`, not `16 Jan 2026` or `2026 SALARY`). */
+function numberGoesOn(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  if (!/^\d{3,}$/.test(words[0] ?? "") || /^(?:19|20)\d\d$/.test(words[0]!)) return false;
+  for (let n = 2; n <= Math.min(4, words.length); n++) if (scanDate(words.slice(0, n).join(" "))) return false;
+  return true;
 }
 
 /**
@@ -651,10 +670,10 @@ export function orderPieces(rows: RowDraft[]): void {
   for (const row of rows) {
     if (!row.pieces) continue;
     for (const [role, list] of Object.entries(row.pieces) as [ColumnRole, TextPiece[]][]) {
-      if (list.length < 2 || list.reduce((t, p) => joinPieces(role, t, p.text), "").trim() !== row.cells[role]?.trim()) continue;
+      if (list.length < 2 || list.reduce((t, p, i) => joinPieces(role, t, p.text, i > 0 ? list[i - 1]!.text : t), "").trim() !== row.cells[role]?.trim()) continue;
       const sorted = list.map((p, i) => ({ p, i })).sort((a, b) => a.p.page - b.p.page || a.p.y - b.p.y || a.i - b.i);
       if (sorted.every((s, i) => s.i === i)) continue;
-      row.cells[role] = sorted.map((s) => s.p.text).reduce((t, x) => joinPieces(role, t, x));
+      row.cells[role] = sorted.map((s) => s.p.text).reduce((t, x, i) => joinPieces(role, t, x, sorted[i - 1]!.p.text));
     }
   }
 }
