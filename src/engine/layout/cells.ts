@@ -149,8 +149,8 @@ export function splitTyped(tokens: Token[]): Cell[] {
   // one of which reads as money: together they do.
   for (const c of out) if (c.kind === "text" && c.words?.length === 2 && parseAmount(c.text)?.moneyShaped) c.kind = "money";
   // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR"); or by its currency code,
-  // drawn in the same string: one amount ("39,582.84 NGN", "39,582.84 NGN CR"), which no single-valued amount column
-  // could otherwise take whole.
+  // drawn in the same string: one amount ("39,582.84 NGN", "39,582.84 NGN CR"), which no
+  // single-valued amount column could otherwise take whole.
   for (let k = out.length - 2; k >= 0; k--) {
     const a = out[k]!;
     const b = out[k + 1]!;

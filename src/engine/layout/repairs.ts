@@ -1,5 +1,5 @@
 import type { Cell } from "./cells.ts";
-import type { Assigned } from "./columns.ts";
+import { type Assigned, MONEY } from "./columns.ts";
 import type { Column, ColumnRole } from "./header.ts";
 import type { RoleTexts } from "./draft.ts";
 
@@ -25,10 +25,10 @@ export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
     for (let k = cells.length - 1; k >= 0; k--) {
       const c = cells[k]!;
       if (Math.min(c.x1, col.x1) - Math.max(c.x0, col.x0) > 0) continue;
-      if (MONEY_ROLES.has(col.role) && columns.some((t) => MONEY_ROLES.has(t.role) && Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0) > 0)) continue;
+      if (MONEY.has(col.role) && columns.some((t) => MONEY.has(t.role) && Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0) > 0)) continue;
       // A figure goes only to a narration or reference: an `other` column may be money whose
       // heading was not read (`Withdrawa` over `l`).
-      const homes = MONEY_ROLES.has(col.role) || c.kind === "money" ? WORD_ROLES : TEXT_ROLES;
+      const homes = MONEY.has(col.role) || c.kind === "money" ? WORD_ROLES : TEXT_ROLES;
       const home = columns.findIndex((t, i) => i !== j && homes.has(t.role) && (Math.min(c.x1, t.x1) - Math.max(c.x0, t.x0)) / Math.max(c.x1 - c.x0, 1e-6) >= share);
       if (home < 0) continue;
       cells.splice(k, 1);
@@ -39,7 +39,6 @@ export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
 }
 
 const DATE_ROLES: ReadonlySet<ColumnRole> = new Set(["date", "value_date", "time"]);
-const MONEY_ROLES: ReadonlySet<ColumnRole> = new Set(["debit", "credit", "amount", "balance"]);
 const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 const WORD_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
 
