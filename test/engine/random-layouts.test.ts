@@ -1064,6 +1064,11 @@ describe("narrations that print dates, times and figures", () => {
     const at = (text: string, x0: number, x1: number) => ({ text, x0, x1 });
     expect(splitTyped([at("6,984.35", 454, 501), at("NGN", 504, 528), at("DR", 531, 551)]).map((c) => [c.text, c.kind])).toEqual([["6,984.35 NGN DR", "money"]]);
     expect(splitTyped([at("(17,158.19", 376, 440), at("NGN)", 443, 468)]).map((c) => [c.text, c.kind])).toEqual([["(17,158.19 NGN)", "money"]]);
+    // Also after a reference drawn in the same fixed-width run.
+    expect(splitTyped([at("TRX912252068519", 280, 370), at("(22,284.59", 376, 440), at("NGN)", 443, 468)]).map((c) => [c.text, c.kind])).toEqual([
+      ["TRX912252068519", "text"],
+      ["(22,284.59 NGN)", "money"],
+    ]);
     // A mark a word space before its figure keeps the space (a narration prints it); one drawn against it does not.
     expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 127, 170)]).map((c) => c.text)).toEqual(["NGN 5,000.00"]);
     expect(splitTyped([at("NGN", 100, 124), at("5,000.00", 124.2, 167)]).map((c) => c.text)).toEqual(["NGN5,000.00"]);
@@ -1154,5 +1159,33 @@ describe("narrations that print dates, times and figures", () => {
       // An account number alone on its line, then a date: two words.
       "TRANSFER FROM ADA 0813955545 02-01-2026 SALARY",
     ]);
+  });
+
+  test("currency marks alone under a totals line's figures are that line's, not the last row's", () => {
+    // Rows centred on their figures, a TOTAL row whose `NGN` each figure's cell wrapped under it,
+    // within a continuation's reach of the last row's last line.
+    const row = (y: number, date: string, text: [string, string, string], figures: [string, string, string]): Line[] => [
+      [y - 6, [90, text[0]]],
+      [y, [20, date], [90, text[1]], { r: 370, t: figures[0] }, { r: 440, t: figures[1] }, { r: 510, t: figures[2] }],
+      [y + 6, [90, text[2]]],
+    ];
+    const r = read([
+      ...FACTS,
+      OPENING,
+      [100, [20, "Date"], [90, "Details"], { r: 370, t: "Debits" }, { r: 440, t: "Credit" }, { r: 510, t: "Balance" }],
+      ...row(120, "02-01-2026", ["POS PURCHASE", "SPAR LEKKI", "LAGOS NG"], ["1000.00 NGN", "-", "9000.00 NGN"]),
+      ...row(140, "03-01-2026", ["NIP TRANSFER", "FROM ADA OBI", "SESSION 1234"], ["-", "500.00 NGN", "9500.00 NGN"]),
+      ...row(160, "04-01-2026", ["NIP TRANSFER", "FROM BOLA", "SESSION 9876"], ["-", "200.00 NGN", "9700.00 NGN"]),
+      [172, [90, "03-01-2026"]],
+      [178, { r: 357, t: "1000.00" }, { r: 427, t: "700.00" }],
+      [184, [90, "TOTAL"]],
+      [190, { r: 370, t: "NGN" }, { r: 440, t: "NGN" }],
+    ]);
+    expect(brief(r).map((t) => [t[2], t[3]])).toEqual([
+      ["1000.00", "0.00"],
+      ["0.00", "500.00"],
+      ["0.00", "200.00"],
+    ]);
+    expect(r.checks.verdict).toBe("verified");
   });
 });

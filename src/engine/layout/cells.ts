@@ -21,6 +21,10 @@ export interface Cell {
 /** Points between two tokens that a space stood between (a space is 2 points or more at 8 points; abutting strings are 0). */
 const WORD_GAP = 1;
 
+/** A parenthesised figure's opening word, and its code with the closing parenthesis (`(17,158.19` `NGN)`). */
+const OPEN_FIGURE = /^\(\d[\d,]*\.\d\d$/;
+const CLOSING_CODE = /^[A-Z]{3}\)$/;
+
 /** A lone dash, hyphen or en/em dash. */
 const DASH = /^[-\u2010-\u2015]$/;
 
@@ -113,6 +117,13 @@ export function splitTyped(tokens: Token[]): Cell[] {
         i += 2;
         continue;
       }
+      // A negative amount with its code inside the parentheses (`(17,158.19 NGN)`) is two words
+      // neither of which reads as money alone, also after a reference in one run.
+      if (next && OPEN_FIGURE.test(t.text) && CLOSING_CODE.test(next.text) && parseAmount(`${t.text} ${next.text}`)) {
+        out.push({ text: `${t.text} ${next.text}`, x0: t.x0, x1: next.x1, kind: "money" });
+        i += 2;
+        continue;
+      }
       if (next && /^[(+-]?(?:₦|NGN|N|\$|#)$/.test(t.text) && /^[\d(+-]/.test(next.text)) {
         // Words apart keep their space: the pair is text again when a narration holds it (`... LEKKI NGN 5,000.00 TERM`).
         const text = `${t.text}${next.x0 - t.x1 > WORD_GAP ? " " : ""}${next.text}`;
@@ -145,9 +156,6 @@ export function splitTyped(tokens: Token[]): Cell[] {
     }
     i += taken;
   }
-  // A negative amount with its code inside the parentheses (`(17,158.19 NGN)`) is two words no
-  // one of which reads as money: together they do.
-  for (const c of out) if (c.kind === "text" && c.words?.length === 2 && parseAmount(c.text)?.moneyShaped) c.kind = "money";
   // Amount followed by a DR/CR word: one signed amount ("1,234.56 DR"); or by its currency code,
   // drawn in the same string: one amount ("39,582.84 NGN", "39,582.84 NGN CR"), which no
   // single-valued amount column could otherwise take whole.

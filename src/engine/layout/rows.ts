@@ -542,11 +542,23 @@ function onTextLine(st: ScanState, tl: TableLine): void {
   }
   // A totals or balance row whose figures wrapped under their currency marks (`TOTAL  NGN  NGN`
   // over the figures): its label is no row's text; the figures' line below is read as such a line.
-  if (labelOverWrappedFigures(parts)) {
+  if (labelOverWrappedFigures(parts) || marksUnderAmountLine(st, line, parts)) {
     st.outside.push(line);
     return;
   }
   st.pendings.push(pendingLine(st, line, parts));
+}
+
+/**
+ * Currency marks alone under a line of figures read after the last row (a totals row whose `NGN`
+ * each figure's cell wrapped under it, its `TOTAL` label between): the marks are that line's, no
+ * row's (added to the last row's figure, `47,746.31 NGN` became `47,746.31 NGN NGN`, read as 0).
+ */
+function marksUnderAmountLine(st: ScanState, line: Line, parts: RoleTexts): boolean {
+  const roles = Object.keys(parts) as ColumnRole[];
+  if (roles.length === 0 || !roles.every((r) => isMoneyRole(r) && markOnly(parts[r]))) return false;
+  const figures = st.amountLines[st.amountLines.length - 1];
+  return figures !== undefined && figures.rowIndex === st.rows.length && figures.page === line.page && figures.y !== undefined && figures.y < line.y && line.y - figures.y <= TRAILER_GAP * line.h;
 }
 
 /** Money cells holding only currency marks beside a balance or totals label and nothing else. */
