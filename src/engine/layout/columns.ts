@@ -2,7 +2,7 @@ import { isWrappedDatePart } from "../dates.ts";
 import { isCurrencyMark, isEmptyAmount, isSignedCurrencyMark } from "../money.ts";
 import { cellKind, type Cell, type CellKind, type Token } from "./cells.ts";
 import { timeKeyed } from "./day-headings.ts";
-import { type Column, type ColumnRole, labelRole, TIME_LABEL } from "./header.ts";
+import { type Column, type ColumnRole, labelRole, TIME_LABEL, WORD_ROLES } from "./header.ts";
 import type { Line } from "./lines.ts";
 import { proseAcross } from "./prose.ts";
 import { cutRun, wordStartXs } from "./run-words.ts";
@@ -546,8 +546,8 @@ function signedSideColumn(columns: Column[], groups: Group[]): void {
 /**
  * A heading run that reads as one money heading and as several (header.ts `merged`) is several
  * when as many columns of figures (or of placeholders for none) stand under it: the body, not the
- * wording, tells "Amount(₦) Closing Balance" over two columns from "Debit Amount" over one. The parts keep the run's own
- * proportional extents; widenColumns then places each on its figures. A repeated header's run is
+ * wording, tells "Amount(₦) Closing Balance" over two columns from "Debit Amount" over one. The
+ * parts keep the run's own proportional extents; widenColumns then places each on its figures. A repeated header's run is
  * split as the first page's (`first`) was: a last page of a row or two shows too few figures.
  */
 export function splitMergedHeadings(columns: Column[], body: Line[], first: readonly Column[] | null = null): Column[] {
@@ -717,7 +717,7 @@ export function widenColumns(columns: Column[], body: Line[]): Column[] {
  * the nearest money column to it would stretch over the narration.
  */
 function inNarrationSlot(g: Group, columns: Column[]): boolean {
-  return columns.some((c, j) => (c.role === "narration" || c.role === "reference") && c.x0 <= g.x0 && j + 1 < columns.length && g.x1 <= columns[j + 1]!.x0);
+  return columns.some((c, j) => WORD_ROLES.has(c.role) && c.x0 <= g.x0 && j + 1 < columns.length && g.x1 <= columns[j + 1]!.x0);
 }
 
 /** A word starting this close before a column's left edge (share of the glyph height) still starts that column. */

@@ -1,6 +1,6 @@
 import { scanDate, TIME_ONLY } from "../dates.ts";
 import { CONTINUATION_GAP, type Pending, type RoleTexts, type RowDraft, type TextPiece } from "./draft.ts";
-import type { ColumnRole } from "./header.ts";
+import { type ColumnRole, TEXT_ROLES } from "./header.ts";
 import type { Line } from "./lines.ts";
 
 /** Two gaps count as equal (no visible row separation) when they differ by less than this share. */
@@ -501,8 +501,6 @@ function touchesTable(b: Block, rows: RowDraft[]): boolean {
   return ys.every((y, k) => k === 0 || y - ys[k - 1]! <= CONTINUATION_GAP * b.lines[Math.min(k, b.lines.length - 1)]!.line.h);
 }
 
-/** Columns a row's text wraps in: a line at a page's top holding only these can be a row's end. */
-const WRAPPING_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
 
 /**
  * Lines at the top of a page without its own header continue the last row when they lie above the
@@ -535,7 +533,7 @@ function timeLeftOver(b: Block, row: RowDraft): boolean {
   if (!cells.some((c) => c.kind === "time") || !cells.every((c) => c.kind === "time" || c.kind === "text" || c.kind === "integer")) return false;
   const roles = Object.keys(only!.parts) as ColumnRole[];
   const timed = roles.filter((r) => r === "date" || r === "time");
-  if (timed.length === 0 || !roles.every((r) => r === "date" || r === "time" || WRAPPING_ROLES.has(r))) return false;
+  if (timed.length === 0 || !roles.every((r) => r === "date" || r === "time" || TEXT_ROLES.has(r))) return false;
   if (!timed.every((r) => TIME_ONLY.test((only!.parts[r] ?? "").trim()))) return false;
   return !CLOCK.test(`${row.cells.date ?? ""} ${row.cells.time ?? ""}`);
 }
@@ -549,7 +547,7 @@ const undated = (b: Block): boolean => b.lines.every((p) => p.line.cells.every((
 function wrapsOnly(b: Block, titles: ReadonlySet<string>): boolean {
   return b.lines.every((p) => {
     const roles = Object.keys(p.parts) as ColumnRole[];
-    return roles.length > 0 && roles.every((r) => WRAPPING_ROLES.has(r)) && !titles.has(p.line.text);
+    return roles.length > 0 && roles.every((r) => TEXT_ROLES.has(r)) && !titles.has(p.line.text);
   });
 }
 

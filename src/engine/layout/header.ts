@@ -21,6 +21,13 @@ export type ColumnRole =
   | "status"
   | "other";
 
+/** Columns of a day or a time of day. */
+export const DATE_ROLES: ReadonlySet<ColumnRole> = new Set(["date", "value_date", "time"]);
+/** Columns of a row's words, which a narration's figures and dates may stand in. */
+export const WORD_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
+/** Columns a row's text wraps in: its words', and a column of unknown heading. */
+export const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
+
 export interface Column {
   role: ColumnRole;
   label: string;
@@ -526,8 +533,6 @@ function renames(before: Column[], after: Column[]): boolean {
   return after.some((c, k) => c.role !== before[k]!.role || (labelRole(c.label, true) !== null && labelRole(before[k]!.label, true) === null));
 }
 
-/** Labels of a row's words: a word stacked under one finishes it, never turns it into a figure's or a date's. */
-const TEXT_LABELS: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
 
 /**
  * Stacks two lines' cells: cells that overlap horizontally become one label, others stand alone.
@@ -589,7 +594,7 @@ function stackLines(a: Line, b: Line): Line | null {
     if (over) {
       const complete = labelRole(over.text, true);
       const joined = labelRole(`${over.text} ${c.text}`);
-      if (complete && TEXT_LABELS.has(complete) && joined && joined !== complete) return null;
+      if (complete && WORD_ROLES.has(complete) && joined && joined !== complete) return null;
       over.text = `${over.text} ${c.text}`;
       over.x0 = Math.min(over.x0, c.x0);
       over.x1 = Math.max(over.x1, c.x1);

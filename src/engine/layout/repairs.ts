@@ -1,6 +1,6 @@
 import type { Cell } from "./cells.ts";
 import { type Assigned, MONEY } from "./columns.ts";
-import type { Column, ColumnRole } from "./header.ts";
+import { type Column, DATE_ROLES, TEXT_ROLES, WORD_ROLES } from "./header.ts";
 import type { RoleTexts } from "./draft.ts";
 
 /**
@@ -38,9 +38,6 @@ export function moveStrayCells(columns: Column[], byColumn: Cell[][]): void {
   });
 }
 
-const DATE_ROLES: ReadonlySet<ColumnRole> = new Set(["date", "value_date", "time"]);
-const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference", "other"]);
-const WORD_ROLES: ReadonlySet<ColumnRole> = new Set(["narration", "reference"]);
 
 /** A reference-like token: letters and digits with at least one digit, no spaces ("FT2409031000", "NIP/240903/11"). */
 const REF_TOKEN = /^(?=\S*\d)[A-Z0-9][A-Z0-9/_.-]{5,}$/i;

@@ -2,7 +2,7 @@ import { KOBO_TOLERANCE } from "../chain/link.ts";
 import { extractHeaderFacts, type HeaderFacts, labelledAccountNumber } from "../metadata/index.ts";
 import { type Kobo, parseAmount } from "../money.ts";
 import type { Cell } from "../layout/cells.ts";
-import { type Column, type ColumnRole, headerAt } from "../layout/header.ts";
+import { type Column, type ColumnRole, DATE_ROLES, headerAt } from "../layout/header.ts";
 import type { Line } from "../layout/lines.ts";
 import { CLOSING_LABEL, OPENING_LABEL } from "../layout/rows.ts";
 
@@ -150,7 +150,6 @@ function isRowLine(line: Line, columns: Column[]): boolean {
   return line.cells.some((c) => c.kind === "date" && underDate(c)) && line.cells.some((c) => c.kind === "money");
 }
 
-const DATE_ROLES = new Set<ColumnRole>(["date", "value_date", "time"]);
 
 /**
  * First line after the last row that is not the end of the table: a wrapped narration right under
